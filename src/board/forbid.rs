@@ -1,0 +1,91 @@
+//! Renju forbidden points for Black: overline, double four, double three, where a
+//! three counts only if it can become a straight four by a move that is itself not
+//! forbidden (the recursive check of the Gomocup/Piskvork referee). A move that makes
+//! an exact five is never forbidden.
+
+use super::pattern::{Pattern, Threat};
+use super::pattern_board::Board;
+use super::types::{Color, Pos, DIRS};
+
+/// Kind of a forbidden point, strongest first as the referee names them.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum ForbidKind {
+    Overline,
+    DoubleFour,
+    DoubleThree,
+}
+
+impl ForbidKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ForbidKind::Overline => "overline",
+            ForbidKind::DoubleFour => "double-four",
+            ForbidKind::DoubleThree => "double-three",
+        }
+    }
+}
+
+impl Board {
+    /// Whether Black playing the empty cell `p` is forbidden under the board's rule.
+    pub fn is_forbidden(&mut self, p: Pos) -> bool {
+        self.forbid_kind(p).is_some()
+    }
+
+    /// Why Black may not play the empty cell `p`, if it may not.
+    pub fn forbid_kind(&mut self, p: Pos) -> Option<ForbidKind> {
+        if !self.rule().has_forbidden(Color::Black) || !self.is_empty(p) {
+            return None;
+        }
+        let threat = self.threat(Color::Black, p);
+        if threat != Threat::FORBID && threat != Threat::FLEX3_2X {
+            return None;
+        }
+        let pats = [0, 1, 2, 3].map(|d| self.pattern(Color::Black, p, d));
+        if pats.contains(&Pattern::OVERLINE) {
+            return Some(ForbidKind::Overline);
+        }
+        if pats.iter().map(|p| p.four_count()).sum::<u32>() >= 2 {
+            return Some(ForbidKind::DoubleFour);
+        }
+        let three_dirs: Vec<usize> = (0..4).filter(|&d| pats[d] == Pattern::F3).collect();
+        if three_dirs.len() >= 2 && self.real_three_count(p, &three_dirs) >= 2 {
+            return Some(ForbidKind::DoubleThree);
+        }
+        None
+    }
+
+    /// How many of the threes Black makes at `p` (in `dirs`) are real: after the
+    /// stone, some point on that line makes a straight four and is not forbidden.
+    fn real_three_count(&mut self, p: Pos, dirs: &[usize]) -> usize {
+        self.make(p, Color::Black);
+        let mut real = 0;
+        for &d in dirs {
+            let step = DIRS[d];
+            let mut found = false;
+            for k in (-4..=4).filter(|&k| k != 0) {
+                let e = p.offset(k * step);
+                if self.is_empty(e)
+                    && self.pattern(Color::Black, e, d) == Pattern::F4
+                    && !self.is_forbidden(e)
+                {
+                    found = true;
+                    break;
+                }
+            }
+            if found {
+                real += 1;
+            }
+        }
+        self.undo();
+        real
+    }
+
+    /// Every forbidden point for Black, row by row.
+    pub fn forbidden_points(&mut self) -> Vec<Pos> {
+        let cells: Vec<Pos> = self.all_cells().collect();
+        cells
+            .into_iter()
+            .filter(|&p| self.is_forbidden(p))
+            .collect()
+    }
+}

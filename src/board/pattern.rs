@@ -1,0 +1,395 @@
+//! Line patterns and cell threat classes, precomputed per rule and colour.
+//!
+//! Every cell keeps, for each of the 4 directions, a 20-bit *line key*: the 2-bit codes
+//! ([`Cell`]) of the 5 cells on each side. A table maps the key to the [`Pattern`] that
+//! a stone of a given colour played on the cell would form on that line; a second table
+//! combines the cell's 4 patterns into a [`Threat`] class. Rules live in these tables:
+//! exact five, overlines, caro's blocked fives, renju's forbidden shapes for Black.
+
+use super::types::{Cell, Color, Rule, HALF_LINE};
+use std::sync::OnceLock;
+
+/// Number of bits of a line key (2 bits for each of the 2 * 5 neighbours).
+pub const KEY_BITS: u32 = 4 * HALF_LINE as u32;
+const KEY_COUNT: usize = 1 << KEY_BITS;
+
+/// Bit shift of the neighbour at signed offset `k` (`k` in -5..=-1 or 1..=5) in a key.
+#[inline(always)]
+pub const fn key_shift(k: isize) -> u32 {
+    let slot = if k < 0 { k + 5 } else { k + 4 };
+    2 * slot as u32
+}
+
+/// What a stone played on a cell makes on one line, weakest first.
+/// "Flex" (F) shapes can grow in two ways, "blocked" (B) ones in one.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default, Hash)]
+pub struct Pattern(pub u8);
+
+impl Pattern {
+    /// No five can ever be made through this cell on this line.
+    pub const DEAD: Pattern = Pattern(0);
+    /// The stone makes six or more where that does not win (exact-five rules).
+    pub const OVERLINE: Pattern = Pattern(1);
+    pub const B1: Pattern = Pattern(2);
+    pub const F1: Pattern = Pattern(3);
+    pub const B2: Pattern = Pattern(4);
+    pub const F2: Pattern = Pattern(5);
+    /// One more stone makes a four (one five point).
+    pub const B3: Pattern = Pattern(6);
+    /// One more stone makes a straight (open) four: a "three".
+    pub const F3: Pattern = Pattern(7);
+    /// A four: exactly one point completes a five.
+    pub const B4: Pattern = Pattern(8);
+    /// A straight four: two five points at both ends of four in a row.
+    pub const F4: Pattern = Pattern(9);
+    /// Two separate fours on the same line (e.g. `X.XXX.X`): as strong as a straight
+    /// four, but a double four for renju.
+    pub const D4: Pattern = Pattern(10);
+    /// The stone completes a winning five.
+    pub const F5: Pattern = Pattern(11);
+    pub const COUNT: usize = 12;
+
+    /// Whether this line pattern is a four of any kind (counts toward double-fours).
+    pub fn four_count(self) -> u32 {
+        match self {
+            Pattern::B4 | Pattern::F4 => 1,
+            Pattern::D4 => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// Threat class of a cell for one colour: the 4 line patterns combined. Ordered by
+/// strength so `>=` comparisons select "this or stronger".
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug, Default, Hash)]
+pub struct Threat(pub u8);
+
+impl Threat {
+    pub const NONE: Threat = Threat(0);
+    /// Renju, Black: a definite forbidden point (overline or double four).
+    pub const FORBID: Threat = Threat(1);
+    pub const FLEX2: Threat = Threat(2);
+    pub const BLOCK3: Threat = Threat(3);
+    pub const FLEX2_2X: Threat = Threat(4);
+    pub const BLOCK3_PLUS: Threat = Threat(5);
+    pub const FLEX3: Threat = Threat(6);
+    pub const FLEX3_PLUS: Threat = Threat(7);
+    /// Two threes. For renju Black a candidate forbidden point: the recursive
+    /// real-three check in `Board::is_forbidden` decides.
+    pub const FLEX3_2X: Threat = Threat(8);
+    pub const BLOCK4: Threat = Threat(9);
+    pub const BLOCK4_PLUS: Threat = Threat(10);
+    pub const BLOCK4_FLEX3: Threat = Threat(11);
+    /// A straight four or two fours: wins next move unless the opponent has a four.
+    pub const FLEX4: Threat = Threat(12);
+    pub const FIVE: Threat = Threat(13);
+    pub const COUNT: usize = 14;
+}
+
+/// Index of a cell's 4 patterns in the threat table.
+#[inline(always)]
+pub fn threat_index(p: [Pattern; 4]) -> usize {
+    p[0].0 as usize | (p[1].0 as usize) << 4 | (p[2].0 as usize) << 8 | (p[3].0 as usize) << 12
+}
+
+/// Precomputed tables of one rule.
+pub struct RuleTables {
+    pub rule: Rule,
+    line: [Box<[Pattern]>; 2],
+    threat: [Box<[Threat]>; 2],
+}
+
+impl RuleTables {
+    /// The tables of `rule`, built on first use (a few tens of milliseconds) and shared
+    /// read-only afterwards.
+    pub fn get(rule: Rule) -> &'static RuleTables {
+        static TABLES: [OnceLock<RuleTables>; 5] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        let i = Rule::ALL.iter().position(|&r| r == rule).unwrap_or(0);
+        TABLES[i].get_or_init(|| RuleTables::build(rule))
+    }
+
+    fn build(rule: Rule) -> RuleTables {
+        let line = Color::BOTH.map(|c| build_line_table(rule, c));
+        let threat = Color::BOTH.map(|c| build_threat_table(rule.has_forbidden(c)));
+        RuleTables { rule, line, threat }
+    }
+
+    /// Pattern a stone of colour `c` forms on a line with neighbour key `key`.
+    #[inline(always)]
+    pub fn pattern(&self, c: Color, key: u32) -> Pattern {
+        self.line[c.idx()][key as usize]
+    }
+
+    /// Threat class of a cell for colour `c` from its 4 line patterns.
+    #[inline(always)]
+    pub fn threat(&self, c: Color, pats: [Pattern; 4]) -> Threat {
+        self.threat[c.idx()][threat_index(pats)]
+    }
+}
+
+/// A line of 11 cells with the cell under study at index 5.
+type Line = [Cell; 11];
+const CENTER: usize = 5;
+
+fn cell_from_code(code: u32) -> Cell {
+    match code & 3 {
+        0 => Cell::Empty,
+        1 => Cell::Black,
+        2 => Cell::White,
+        _ => Cell::Wall,
+    }
+}
+
+/// Line index (0..11) of key slot `slot` (0..10).
+fn slot_to_index(slot: usize) -> usize {
+    if slot < 5 {
+        slot
+    } else {
+        slot + 1
+    }
+}
+
+fn decode(key: u32, own: Cell) -> Line {
+    let mut line = [Cell::Empty; 11];
+    for slot in 0..10 {
+        line[slot_to_index(slot)] = cell_from_code(key >> (2 * slot));
+    }
+    line[CENTER] = own;
+    line
+}
+
+/// Cells beyond the first blocking cell (opponent stone or wall) cannot matter to the
+/// centre, so they are all made walls: keys that differ only there share one entry.
+fn normalize(key: u32, own: Cell) -> u32 {
+    let mut out = key;
+    for side in [-1isize, 1] {
+        let mut blocked = false;
+        for dist in 1..=5isize {
+            let shift = key_shift(side * dist);
+            if blocked {
+                out |= 3 << shift;
+                continue;
+            }
+            let cell = cell_from_code(key >> shift);
+            if cell != Cell::Empty && cell != own {
+                blocked = true;
+            }
+        }
+    }
+    out
+}
+
+/// Whether `line` holds a winning five for the stone colour `own` through the centre.
+fn has_five(line: &Line, rule: Rule, c: Color) -> bool {
+    let own = c.cell();
+    let opp = c.opp().cell();
+    (1..=5).any(|s| {
+        if !line[s..s + 5].iter().all(|&x| x == own) {
+            return false;
+        }
+        let (left, right) = (line[s - 1], line[s + 5]);
+        if rule.needs_exact_five(c) && (left == own || right == own) {
+            return false;
+        }
+        !(rule.blocked_five_loses() && left == opp && right == opp)
+    })
+}
+
+/// Length of the run of `own` stones through the centre.
+fn run_length(line: &Line, own: Cell) -> usize {
+    let left = (0..CENTER).rev().take_while(|&i| line[i] == own).count();
+    let right = (CENTER + 1..11).take_while(|&i| line[i] == own).count();
+    left + right + 1
+}
+
+const UNKNOWN: u8 = u8::MAX;
+
+fn build_line_table(rule: Rule, c: Color) -> Box<[Pattern]> {
+    let own = c.cell();
+    let mut table = vec![Pattern(UNKNOWN); KEY_COUNT].into_boxed_slice();
+    for key in 0..KEY_COUNT as u32 {
+        let norm = normalize(key, own);
+        table[key as usize] = classify(&mut table, norm, rule, c);
+    }
+    table
+}
+
+/// Pattern of the (normalized) key, memoized in `table`. A line is a three when one
+/// more stone makes a straight four, a two when one more stone makes a three, and so
+/// on, so each class is defined by the classes of the keys with one more own stone.
+fn classify(table: &mut [Pattern], key: u32, rule: Rule, c: Color) -> Pattern {
+    if table[key as usize].0 != UNKNOWN {
+        return table[key as usize];
+    }
+    let own = c.cell();
+    let mut line = decode(key, own);
+    let result = if has_five(&line, rule, c) {
+        Pattern::F5
+    } else if rule.needs_exact_five(c) && run_length(&line, own) >= 6 {
+        Pattern::OVERLINE
+    } else {
+        let empties: Vec<usize> = (1..10)
+            .filter(|&i| i != CENTER && line[i] == Cell::Empty)
+            .collect();
+        let five_points: Vec<usize> = empties
+            .iter()
+            .copied()
+            .filter(|&i| {
+                line[i] = own;
+                let five = has_five(&line, rule, c);
+                line[i] = Cell::Empty;
+                five
+            })
+            .collect();
+        match five_points.len() {
+            0 => {
+                let mut best = Pattern::DEAD;
+                for &i in &empties {
+                    let slot = if i < CENTER { i } else { i - 1 };
+                    let next = key | (own as u32) << (2 * slot);
+                    let grown = match classify(table, next, rule, c) {
+                        Pattern::F4 => Pattern::F3,
+                        Pattern::B4 | Pattern::D4 => Pattern::B3,
+                        Pattern::F3 => Pattern::F2,
+                        Pattern::B3 => Pattern::B2,
+                        Pattern::F2 => Pattern::F1,
+                        Pattern::B2 => Pattern::B1,
+                        _ => Pattern::DEAD,
+                    };
+                    best = best.max(grown);
+                }
+                best
+            }
+            1 => Pattern::B4,
+            2 if five_points[1] - five_points[0] == 5 => Pattern::F4,
+            _ => Pattern::D4,
+        }
+    };
+    table[key as usize] = result;
+    result
+}
+
+fn build_threat_table(forbidden_rules: bool) -> Box<[Threat]> {
+    let mut table = vec![Threat::NONE; 1 << 16].into_boxed_slice();
+    for (idx, slot) in table.iter_mut().enumerate() {
+        let pats = [0, 4, 8, 12].map(|s| Pattern(((idx >> s) & 15) as u8));
+        if pats.iter().all(|p| (p.0 as usize) < Pattern::COUNT) {
+            *slot = combine(pats, forbidden_rules);
+        }
+    }
+    table
+}
+
+fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Threat {
+    let n = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
+    let fours: u32 = pats.iter().map(|p| p.four_count()).sum();
+    let (f3, b3, f2) = (n(Pattern::F3), n(Pattern::B3), n(Pattern::F2));
+    if n(Pattern::F5) > 0 {
+        return Threat::FIVE;
+    }
+    if forbidden_rules {
+        if n(Pattern::OVERLINE) > 0 || fours >= 2 {
+            return Threat::FORBID;
+        }
+        if f3 >= 2 {
+            return Threat::FLEX3_2X;
+        }
+    }
+    if fours >= 2 || n(Pattern::F4) > 0 {
+        return Threat::FLEX4;
+    }
+    if fours == 1 {
+        return if f3 > 0 {
+            Threat::BLOCK4_FLEX3
+        } else if b3 + f2 > 0 {
+            Threat::BLOCK4_PLUS
+        } else {
+            Threat::BLOCK4
+        };
+    }
+    if f3 >= 2 {
+        return Threat::FLEX3_2X;
+    }
+    if f3 == 1 {
+        return if b3 + f2 > 0 {
+            Threat::FLEX3_PLUS
+        } else {
+            Threat::FLEX3
+        };
+    }
+    if b3 >= 1 && b3 + f2 >= 2 {
+        Threat::BLOCK3_PLUS
+    } else if f2 >= 2 {
+        Threat::FLEX2_2X
+    } else if b3 == 1 {
+        Threat::BLOCK3
+    } else if f2 == 1 {
+        Threat::FLEX2
+    } else {
+        Threat::NONE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Key from a string of 11 cells centred on the cell under study ('.' empty,
+    /// 'x' black, 'o' white, '#' wall, '?' the centre).
+    fn key_of(s: &str) -> u32 {
+        let cells: Vec<char> = s.chars().collect();
+        assert_eq!(cells.len(), 11);
+        let mut key = 0;
+        for (i, ch) in cells.iter().enumerate() {
+            if i == CENTER {
+                continue;
+            }
+            let code = match ch {
+                '.' => 0,
+                'x' => 1,
+                'o' => 2,
+                _ => 3,
+            };
+            let slot = if i < CENTER { i } else { i - 1 };
+            key |= code << (2 * slot);
+        }
+        key
+    }
+
+    fn pat(rule: Rule, c: Color, s: &str) -> Pattern {
+        RuleTables::get(rule).pattern(c, key_of(s))
+    }
+
+    #[test]
+    fn basic_shapes() {
+        let b = Color::Black;
+        assert_eq!(pat(Rule::Freestyle, b, "...xx?xx..."), Pattern::F5);
+        assert_eq!(pat(Rule::Freestyle, b, "...x.?xx..."), Pattern::B4);
+        assert_eq!(pat(Rule::Freestyle, b, "....x?xx..."), Pattern::F4);
+        assert_eq!(pat(Rule::Freestyle, b, "...o.?xx..."), Pattern::F3);
+        assert_eq!(pat(Rule::Freestyle, b, "....o?xx..."), Pattern::B3);
+        assert_eq!(pat(Rule::Freestyle, b, "....x?x...."), Pattern::F3);
+        assert_eq!(pat(Rule::Freestyle, b, ".....?x...."), Pattern::F2);
+        assert_eq!(pat(Rule::Freestyle, b, ".....?....."), Pattern::F1);
+        assert_eq!(pat(Rule::Freestyle, b, "..x.x?x.x.."), Pattern::D4);
+        assert_eq!(pat(Rule::Freestyle, b, "###o.?.o###"), Pattern::DEAD);
+        assert_eq!(pat(Rule::Freestyle, b, "..xxx?xx..."), Pattern::F5);
+        assert_eq!(pat(Rule::Standard, b, "..xxx?xx..."), Pattern::OVERLINE);
+        assert_eq!(pat(Rule::Renju, Color::White, "..oox?oox.."), Pattern::DEAD);
+        assert_eq!(pat(Rule::Renju, Color::White, "..ooo?oo..."), Pattern::F5);
+        assert_eq!(pat(Rule::Renju, b, "..xxx?xx..."), Pattern::OVERLINE);
+        // A four whose only five point makes an overline is no four under exact rules.
+        assert_eq!(pat(Rule::Standard, b, ".x.xx?xo..."), Pattern::DEAD);
+        assert_eq!(pat(Rule::Freestyle, b, ".x.xx?xo..."), Pattern::B4);
+        assert_eq!(pat(Rule::Caro, b, "...ox?xxxo."), Pattern::DEAD);
+        assert_eq!(pat(Rule::Caro, b, "....x?xxxo."), Pattern::F5);
+        // Walls do not block a caro five.
+        assert_eq!(pat(Rule::Caro, b, "###xx?xx###"), Pattern::F5);
+    }
+}

@@ -1,0 +1,449 @@
+//! The pattern board: a padded cell array with per-cell, per-direction line keys and
+//! the patterns, threat classes, threat counts and evaluation sums they imply, all
+//! updated incrementally by `make` and `undo`.
+
+use super::pattern::{key_shift, Pattern, RuleTables, Threat};
+use super::types::{Cell, Color, Pos, Rule, CELLS, DIRS, HALF_LINE, MAX_SIZE, MIN_SIZE, STRIDE};
+use super::zobrist::ZOBRIST;
+use crate::eval::weights::cell_score;
+use anyhow::{bail, Result};
+
+/// Cells that become move candidates around a stone: the 5x5 square and the points
+/// three steps away on the four lines.
+const NEAR_OFFSETS: [(isize, isize); 32] = [
+    (-2, -2),
+    (-1, -2),
+    (0, -2),
+    (1, -2),
+    (2, -2),
+    (-2, -1),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+    (2, -1),
+    (-2, 0),
+    (-1, 0),
+    (1, 0),
+    (2, 0),
+    (-2, 1),
+    (-1, 1),
+    (0, 1),
+    (1, 1),
+    (2, 1),
+    (-2, 2),
+    (-1, 2),
+    (0, 2),
+    (1, 2),
+    (2, 2),
+    (-3, -3),
+    (0, -3),
+    (3, -3),
+    (-3, 0),
+    (3, 0),
+    (-3, 3),
+    (0, 3),
+    (3, 3),
+];
+
+/// Per-cell incremental data for one colour.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+struct CellInfo {
+    pats: [Pattern; 4],
+    threat: Threat,
+    score: i32,
+}
+
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    tables: &'static RuleTables,
+    cells: Box<[Cell]>,
+    /// `keys[cell][dir]`: the 2-bit codes of the 5 cells on each side.
+    keys: Box<[[u32; 4]]>,
+    /// `info[cell][colour]`, valid for empty cells on the board.
+    info: Box<[[CellInfo; 2]]>,
+    /// `threat_count[colour][threat]` over empty cells on the board.
+    threat_count: [[u16; Threat::COUNT]; 2],
+    /// Sum of `CellInfo::score` over empty cells on the board, per colour.
+    score_sum: [i32; 2],
+    /// How many stones have this cell in their candidate area.
+    near: Box<[u8]>,
+    hash: u64,
+    history: Vec<(Pos, Color)>,
+    to_move: Color,
+}
+
+impl Board {
+    /// An empty board. Sizes 5..=32 per side, rectangular allowed.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            bail!("unsupported board size {width}x{height} (supported {MIN_SIZE}..={MAX_SIZE})");
+        }
+        let mut cells = vec![Cell::Wall; CELLS].into_boxed_slice();
+        for y in 0..height {
+            for x in 0..width {
+                cells[Pos::from_xy(x, y).idx()] = Cell::Empty;
+            }
+        }
+        let mut board = Board {
+            width,
+            height,
+            rule,
+            tables: RuleTables::get(rule),
+            cells,
+            keys: vec![[0; 4]; CELLS].into_boxed_slice(),
+            info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
+            threat_count: [[0; Threat::COUNT]; 2],
+            score_sum: [0; 2],
+            near: vec![0; CELLS].into_boxed_slice(),
+            hash: 0,
+            history: Vec::with_capacity(width * height),
+            to_move: Color::Black,
+        };
+        board.rebuild();
+        Ok(board)
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+    /// Sets the side to move (positions given as a set of stones).
+    pub fn set_to_move(&mut self, c: Color) {
+        self.to_move = c;
+    }
+    /// Stones played, in order (walls are not moves).
+    pub fn history(&self) -> &[(Pos, Color)] {
+        &self.history
+    }
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+    pub fn last_move(&self) -> Option<(Pos, Color)> {
+        self.history.last().copied()
+    }
+
+    /// The cell at board coordinates, if they are on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        if x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height {
+            Some(Pos::from_xy(x as usize, y as usize))
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    pub fn cell(&self, p: Pos) -> Cell {
+        self.cells[p.idx()]
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.idx()] == Cell::Empty
+    }
+
+    /// Every cell of the board, row by row.
+    pub fn all_cells(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::from_xy(x, y)))
+    }
+
+    /// Empty cells near stones: where moves are searched.
+    pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
+        self.all_cells()
+            .filter(move |&p| self.near[p.idx()] > 0 && self.cells[p.idx()] == Cell::Empty)
+    }
+
+    pub fn empty_count(&self) -> usize {
+        self.all_cells().filter(|&p| self.is_empty(p)).count()
+    }
+
+    /// Board centre (the first move on an empty board).
+    pub fn center(&self) -> Pos {
+        Pos::from_xy(self.width / 2, self.height / 2)
+    }
+
+    #[inline(always)]
+    pub fn pattern(&self, c: Color, p: Pos, dir: usize) -> Pattern {
+        self.info[p.idx()][c.idx()].pats[dir]
+    }
+
+    #[inline(always)]
+    pub fn threat(&self, c: Color, p: Pos) -> Threat {
+        self.info[p.idx()][c.idx()].threat
+    }
+
+    /// Number of empty cells where `c` has threat class `t`.
+    #[inline(always)]
+    pub fn threat_count(&self, c: Color, t: Threat) -> u32 {
+        self.threat_count[c.idx()][t.0 as usize] as u32
+    }
+
+    /// Number of empty cells where `c` has threat class `t` or stronger.
+    pub fn threat_count_at_least(&self, c: Color, t: Threat) -> u32 {
+        self.threat_count[c.idx()][t.0 as usize..]
+            .iter()
+            .map(|&n| n as u32)
+            .sum()
+    }
+
+    /// Sum of cell scores of `c` over the empty cells.
+    #[inline(always)]
+    pub fn score_sum(&self, c: Color) -> i32 {
+        self.score_sum[c.idx()]
+    }
+
+    /// Whether `c` playing `p` (empty) wins at once under the rule.
+    #[inline(always)]
+    pub fn is_win_move(&self, c: Color, p: Pos) -> bool {
+        self.threat(c, p) == Threat::FIVE
+    }
+
+    /// Whether `c` may play `p`: on the board, empty, and not forbidden.
+    pub fn is_legal(&mut self, c: Color, p: Pos) -> bool {
+        if p.idx() >= CELLS || !self.is_empty(p) {
+            return false;
+        }
+        !(self.rule.has_forbidden(c) && self.is_forbidden(p))
+    }
+
+    /// Places a stone of colour `c` on the empty cell `p`.
+    pub fn make(&mut self, p: Pos, c: Color) {
+        debug_assert!(self.is_empty(p));
+        self.leave_empty_set(p);
+        self.cells[p.idx()] = c.cell();
+        self.hash ^= ZOBRIST[c.idx()][p.idx()];
+        self.update_keys(p, c.cell() as u32);
+        self.update_near(p, true);
+        self.history.push((p, c));
+        self.to_move = c.opp();
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) {
+        let Some((p, c)) = self.history.pop() else {
+            return;
+        };
+        self.cells[p.idx()] = Cell::Empty;
+        self.hash ^= ZOBRIST[c.idx()][p.idx()];
+        self.update_keys(p, 0);
+        self.update_near(p, false);
+        self.enter_empty_set(p);
+        self.to_move = c;
+    }
+
+    /// Puts a wall on `p` (a winning-line stone of a continuous game: BOARD field 3).
+    pub fn place_wall(&mut self, p: Pos) {
+        if self.is_empty(p) {
+            self.leave_empty_set(p);
+            self.cells[p.idx()] = Cell::Wall;
+            self.update_keys(p, Cell::Wall as u32);
+        }
+    }
+
+    /// Writes `code` (0 to clear) into the keys of the cells that see `p` and refreshes
+    /// the empty ones.
+    #[inline(always)]
+    fn update_keys(&mut self, p: Pos, code: u32) {
+        for (dir, &step) in DIRS.iter().enumerate() {
+            for k in 1..=HALF_LINE as isize {
+                for side in [-1, 1] {
+                    // The cell q sees p at offset -side*k.
+                    let q = p.offset(side * k * step);
+                    let shift = key_shift(-side * k);
+                    let key = &mut self.keys[q.idx()][dir];
+                    *key = (*key & !(3 << shift)) | (code << shift);
+                    if self.cells[q.idx()] == Cell::Empty {
+                        self.refresh(q, dir);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Recomputes the line pattern of empty cell `q` in `dir` for both colours.
+    #[inline(always)]
+    fn refresh(&mut self, q: Pos, dir: usize) {
+        let key = self.keys[q.idx()][dir];
+        for c in Color::BOTH {
+            let pat = self.tables.pattern(c, key);
+            let info = &mut self.info[q.idx()][c.idx()];
+            if info.pats[dir] == pat {
+                continue;
+            }
+            info.pats[dir] = pat;
+            let threat = self.tables.threat(c, info.pats);
+            let score = cell_score(info.pats, threat);
+            let counts = &mut self.threat_count[c.idx()];
+            counts[info.threat.0 as usize] -= 1;
+            counts[threat.0 as usize] += 1;
+            self.score_sum[c.idx()] += score - info.score;
+            info.threat = threat;
+            info.score = score;
+        }
+    }
+
+    /// Removes empty cell `p` from the counts and sums (it is about to be filled).
+    fn leave_empty_set(&mut self, p: Pos) {
+        for c in Color::BOTH {
+            let info = self.info[p.idx()][c.idx()];
+            self.threat_count[c.idx()][info.threat.0 as usize] -= 1;
+            self.score_sum[c.idx()] -= info.score;
+        }
+    }
+
+    /// Adds cell `p`, just emptied, to the counts and sums from its current keys.
+    fn enter_empty_set(&mut self, p: Pos) {
+        for c in Color::BOTH {
+            let info = self.cell_info_from_keys(p, c);
+            self.info[p.idx()][c.idx()] = info;
+            self.threat_count[c.idx()][info.threat.0 as usize] += 1;
+            self.score_sum[c.idx()] += info.score;
+        }
+    }
+
+    fn cell_info_from_keys(&self, p: Pos, c: Color) -> CellInfo {
+        let pats = [0, 1, 2, 3].map(|d| self.tables.pattern(c, self.keys[p.idx()][d]));
+        let threat = self.tables.threat(c, pats);
+        CellInfo {
+            pats,
+            threat,
+            score: cell_score(pats, threat),
+        }
+    }
+
+    fn update_near(&mut self, p: Pos, add: bool) {
+        for (dx, dy) in NEAR_OFFSETS {
+            let q = p.offset(dy * STRIDE as isize + dx);
+            let n = &mut self.near[q.idx()];
+            *n = if add { *n + 1 } else { *n - 1 };
+        }
+    }
+
+    /// Recomputes every incremental structure from the cells alone. Used at creation
+    /// and, on a copy, by [`Board::verify`].
+    fn rebuild(&mut self) {
+        let cell_at = |cells: &[Cell], i: isize| -> Cell {
+            if i < 0 || i as usize >= CELLS {
+                Cell::Wall
+            } else {
+                cells[i as usize]
+            }
+        };
+        for i in 0..CELLS {
+            for (dir, &step) in DIRS.iter().enumerate() {
+                let mut key = 0;
+                for k in (-(HALF_LINE as isize)..=HALF_LINE as isize).filter(|&k| k != 0) {
+                    let code = cell_at(&self.cells, i as isize + k * step) as u32;
+                    key |= code << key_shift(k);
+                }
+                self.keys[i][dir] = key;
+            }
+        }
+        self.threat_count = [[0; Threat::COUNT]; 2];
+        self.score_sum = [0; 2];
+        self.hash = 0;
+        self.near.fill(0);
+        let all: Vec<Pos> = self.all_cells().collect();
+        for &p in &all {
+            match self.cells[p.idx()] {
+                Cell::Empty => self.enter_empty_set(p),
+                Cell::Black | Cell::White => {
+                    let c = if self.cells[p.idx()] == Cell::Black {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    self.hash ^= ZOBRIST[c.idx()][p.idx()];
+                    for (dx, dy) in NEAR_OFFSETS {
+                        let q = p.offset(dy * STRIDE as isize + dx);
+                        self.near[q.idx()] += 1;
+                    }
+                }
+                Cell::Wall => {}
+            }
+        }
+    }
+
+    /// Checks every incremental structure against a from-scratch rebuild.
+    pub fn verify(&self) -> std::result::Result<(), String> {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        for p in self.all_cells() {
+            if self.keys[p.idx()] != fresh.keys[p.idx()] {
+                return Err(format!("line keys differ at {p}"));
+            }
+            if self.is_empty(p) && self.info[p.idx()] != fresh.info[p.idx()] {
+                return Err(format!(
+                    "cell info differs at {p}: {:?} vs {:?}",
+                    self.info[p.idx()],
+                    fresh.info[p.idx()]
+                ));
+            }
+            if self.near[p.idx()] != fresh.near[p.idx()] {
+                return Err(format!("candidate area differs at {p}"));
+            }
+        }
+        if self.threat_count != fresh.threat_count {
+            return Err("threat counts differ".into());
+        }
+        if self.score_sum != fresh.score_sum {
+            return Err("score sums differ".into());
+        }
+        if self.hash != fresh.hash {
+            return Err("hash differs".into());
+        }
+        Ok(())
+    }
+
+    /// A new board of another rule with the same stones, walls and history.
+    pub fn with_rule(&self, rule: Rule) -> Board {
+        let mut b = self.clone();
+        b.rule = rule;
+        b.tables = RuleTables::get(rule);
+        b.rebuild();
+        b
+    }
+
+    /// Text diagram for logs and tests ('X' black, 'O' white, '#' wall, '.' empty).
+    pub fn diagram(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                s.push(match self.cell(Pos::from_xy(x, y)) {
+                    Cell::Empty => '.',
+                    Cell::Black => 'X',
+                    Cell::White => 'O',
+                    Cell::Wall => '#',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+impl Board {
+    /// Score of empty cell `p` for colour `c` (pattern potential, see `eval::weights`).
+    #[inline(always)]
+    pub fn cell_score(&self, c: Color, p: Pos) -> i32 {
+        self.info[p.idx()][c.idx()].score
+    }
+
+    /// Empty cells where `c` has a threat class of at least `t`.
+    pub fn cells_with_threat(&self, c: Color, t: Threat) -> impl Iterator<Item = Pos> + '_ {
+        self.candidates().filter(move |&p| self.threat(c, p) >= t)
+    }
+}

@@ -1,0 +1,211 @@
+//! Basic value types shared by the whole engine: colours, rules, positions.
+
+use std::fmt;
+
+/// Largest board side the engine accepts (Gomocup managers send 5..=32).
+pub const MAX_SIZE: usize = 32;
+/// Smallest board side the engine accepts.
+pub const MIN_SIZE: usize = 5;
+/// Wall padding around the board. Line keys look 5 cells each way, so 5 cells of
+/// padding let every scan run without bounds checks.
+pub const PAD: usize = 5;
+/// Row stride of the padded array. Fixed for every board size so that direction
+/// offsets and Zobrist tables are constants.
+pub const STRIDE: usize = MAX_SIZE + 2 * PAD;
+/// Number of cells in the padded array.
+pub const CELLS: usize = STRIDE * STRIDE;
+/// The four line directions as index offsets: horizontal, vertical, diagonal,
+/// anti-diagonal.
+pub const DIRS: [isize; 4] = [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
+/// How far a line key looks on each side of its cell.
+pub const HALF_LINE: usize = 5;
+
+/// A side. Used as an index into `[T; 2]` everywhere so that no code is written twice.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+#[repr(u8)]
+pub enum Color {
+    Black = 0,
+    White = 1,
+}
+
+impl Color {
+    pub const BOTH: [Color; 2] = [Color::Black, Color::White];
+
+    #[inline(always)]
+    pub fn opp(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    #[inline(always)]
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+
+    /// The 2-bit cell code of a stone of this colour (see [`Cell`]).
+    #[inline(always)]
+    pub fn cell(self) -> Cell {
+        match self {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        }
+    }
+}
+
+/// Content of one cell. The discriminants are the 2-bit codes stored in line keys.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub enum Cell {
+    Empty = 0,
+    Black = 1,
+    White = 2,
+    /// Off the board, or a winning-line stone of a continuous game (BOARD field 3).
+    Wall = 3,
+}
+
+/// Game rule. Values map from Gomocup's `INFO rule` bitmask with [`Rule::from_gomocup`].
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash)]
+pub enum Rule {
+    /// Five or more in a row wins.
+    Freestyle,
+    /// Exactly five wins, for both sides.
+    Standard,
+    /// Black: exactly five and no double-three, double-four or overline; White: five or more.
+    Renju,
+    /// Five or more wins unless both ends are blocked by opponent stones.
+    Caro,
+    /// Exactly five, not blocked at both ends by opponent stones.
+    CaroExact,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Standard,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+
+    /// Decode Gomocup's `INFO rule` value: bit 1 exact five, bit 2 continuous game,
+    /// bit 4 renju, bit 8 caro. Yixin-Board and Rapfi also read 2 as renju and 5/6
+    /// as freestyle with swap1/swap2 openings.
+    pub fn from_gomocup(v: i64) -> Option<Rule> {
+        match v {
+            0 | 5 | 6 => Some(Rule::Freestyle),
+            1 | 3 => Some(Rule::Standard),
+            2 | 4 => Some(Rule::Renju),
+            8 | 10 => Some(Rule::Caro),
+            9 | 11 => Some(Rule::CaroExact),
+            v if (0..16).contains(&v) && v & 4 != 0 => Some(Rule::Renju),
+            _ => None,
+        }
+    }
+
+    /// The Gomocup value of this rule.
+    pub fn gomocup_value(self) -> i64 {
+        match self {
+            Rule::Freestyle => 0,
+            Rule::Standard => 1,
+            Rule::Renju => 4,
+            Rule::Caro => 8,
+            Rule::CaroExact => 9,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+            Rule::Renju => "renju",
+            Rule::Caro => "caro",
+            Rule::CaroExact => "caro-exact",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<Rule> {
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Whether a line of six or more stones of `c` fails to win.
+    #[inline]
+    pub fn needs_exact_five(self, c: Color) -> bool {
+        match self {
+            Rule::Freestyle | Rule::Caro => false,
+            Rule::Standard | Rule::CaroExact => true,
+            Rule::Renju => c == Color::Black,
+        }
+    }
+
+    /// Whether a five blocked at both ends by the opponent fails to win.
+    #[inline]
+    pub fn blocked_five_loses(self) -> bool {
+        matches!(self, Rule::Caro | Rule::CaroExact)
+    }
+
+    /// Whether `c` has renju forbidden points.
+    #[inline]
+    pub fn has_forbidden(self, c: Color) -> bool {
+        self == Rule::Renju && c == Color::Black
+    }
+}
+
+/// A cell index into the padded array. `Pos::NONE` is "no move".
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Hash, Default, PartialOrd, Ord)]
+pub struct Pos(pub u16);
+
+impl Pos {
+    pub const NONE: Pos = Pos(0);
+
+    /// The cell for 0-based board coordinates. The caller checks the board's bounds.
+    #[inline(always)]
+    pub fn from_xy(x: usize, y: usize) -> Pos {
+        Pos(((y + PAD) * STRIDE + x + PAD) as u16)
+    }
+
+    #[inline(always)]
+    pub fn x(self) -> usize {
+        self.0 as usize % STRIDE - PAD
+    }
+
+    #[inline(always)]
+    pub fn y(self) -> usize {
+        self.0 as usize / STRIDE - PAD
+    }
+
+    #[inline(always)]
+    pub fn idx(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    pub fn offset(self, delta: isize) -> Pos {
+        Pos((self.0 as isize + delta) as u16)
+    }
+
+    pub fn is_none(self) -> bool {
+        self == Pos::NONE
+    }
+
+    /// Move-list notation: letter = x, number = y + 1 ("h8" is 7,7).
+    pub fn notation(self) -> String {
+        let x = self.x();
+        let letter = if x < 26 {
+            ((b'a' + x as u8) as char).to_string()
+        } else {
+            format!("a{}", (b'a' + (x - 26) as u8) as char)
+        };
+        format!("{}{}", letter, self.y() + 1)
+    }
+}
+
+impl fmt::Display for Pos {
+    /// Protocol form `x,y`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{}", self.x(), self.y())
+    }
+}

@@ -1,0 +1,15 @@
+//! Ferrum: a Gomoku/Renju engine for the Gomocup ("pbrain") protocol.
+
+pub mod board;
+pub mod engine;
+pub mod eval;
+pub mod logging;
+pub mod protocol;
+pub mod search;
+pub mod timeman;
+pub mod tt;
+
+pub mod tools {
+    //! Helpers for the command-line tools and tests.
+    pub mod json;
+}

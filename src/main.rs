@@ -1,0 +1,23 @@
+//! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
+//! Options: `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
+
+use ferrum::logging::{install_panic_hook, LogSink};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let log = LogSink::install();
+    install_panic_hook();
+    let mut log_file = std::env::var_os("FERRUM_LOG").map(std::path::PathBuf::from);
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--log" && i + 1 < args.len() {
+            log_file = Some(args[i + 1].clone().into());
+            i += 1;
+        }
+        i += 1;
+    }
+    if let Some(path) = &log_file {
+        log.set_file(path);
+    }
+    ferrum::protocol::run(log, log_file.is_some());
+}

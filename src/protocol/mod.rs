@@ -1,0 +1,26 @@
+//! The Gomocup ("pbrain") protocol front end: the only code that writes stdout.
+
+pub mod command;
+mod output;
+mod reader;
+mod session;
+
+use crate::logging::LogSink;
+use crate::search::{Progress, SearchResult};
+use std::time::Instant;
+
+/// What the session loop waits for: manager lines (from the reader thread) and
+/// search news (from the search thread).
+pub enum Event {
+    Line(String, Instant),
+    Eof,
+    Progress(Progress),
+    Done(session::Request, SearchResult),
+}
+
+/// Runs the protocol on stdin/stdout until END or end of input.
+pub fn run(log: LogSink, log_explicit: bool) -> ! {
+    let (tx, rx) = std::sync::mpsc::channel();
+    reader::spawn(tx.clone());
+    session::Session::new(tx, log, log_explicit).run(rx)
+}

@@ -1,0 +1,538 @@
+//! Session state (board, rule, limits, options) and the event loop that answers the
+//! manager while searches run on their own thread.
+
+use super::command::{parse_board_line, parse_coord, Command, Coord};
+use super::output::Output;
+use super::Event;
+use crate::board::{Board, Cell, Color, Pos, Rule};
+use crate::engine::{default_threads, tt_bytes_for, Engine};
+use crate::logging::LogSink;
+use crate::search::movegen::any_legal_move;
+use crate::search::score::format_score;
+use crate::search::{Limits, Progress, SearchResult};
+use crate::timeman::TimeControl;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+pub const ABOUT: &str = concat!(
+    "name=\"Ferrum\", version=\"",
+    env!("CARGO_PKG_VERSION"),
+    "\", author=\"Ferrum developers\", country=\"-\", www=\"-\""
+);
+
+/// What a running search will answer.
+#[derive(Clone, Copy, Debug)]
+pub enum Request {
+    /// A move for BEGIN, TURN or BOARD: played on our board and printed.
+    Move,
+    /// SWAP2BOARD with 3 or 5 stones: `SWAP` or our stone(s).
+    Swap2 { stones: usize },
+}
+
+/// Which multi-line block is being read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum BlockKind {
+    Board,
+    YxBoard,
+    Swap2,
+}
+
+/// Score below which the side to move would rather swap colours in swap2.
+const SWAP_THRESHOLD: i32 = -60;
+
+pub struct Session {
+    out: Output,
+    events: Sender<Event>,
+    engine: Arc<Mutex<Engine>>,
+    board: Option<Board>,
+    rule: Rule,
+    time: TimeControl,
+    max_memory: u64,
+    hash_kb: Option<u64>,
+    max_depth: i32,
+    max_nodes: u64,
+    block: Option<(BlockKind, Vec<String>)>,
+    /// Stop flag of the running search, if one runs.
+    search: Option<Arc<AtomicBool>>,
+    /// Lines that arrived during a search, handled after it.
+    pending: VecDeque<(String, Instant)>,
+    log: LogSink,
+    log_explicit: bool,
+}
+
+fn lock(engine: &Mutex<Engine>) -> std::sync::MutexGuard<'_, Engine> {
+    engine.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Session {
+    pub fn new(events: Sender<Event>, log: LogSink, log_explicit: bool) -> Session {
+        Session {
+            out: Output::new(),
+            events,
+            // The TT is allocated at START, once max_memory may be known.
+            engine: Arc::new(Mutex::new(Engine::new(64 << 10, default_threads()))),
+            board: None,
+            rule: Rule::Freestyle,
+            time: TimeControl::default(),
+            max_memory: 0,
+            hash_kb: None,
+            max_depth: 100,
+            max_nodes: u64::MAX,
+            block: None,
+            search: None,
+            pending: VecDeque::new(),
+            log,
+            log_explicit,
+        }
+    }
+
+    pub fn run(mut self, events: Receiver<Event>) -> ! {
+        loop {
+            let Ok(event) = events.recv() else {
+                self.exit()
+            };
+            match event {
+                Event::Line(text, at) => {
+                    log::info!("<< {text}");
+                    if self.search.is_some() {
+                        self.line_during_search(text, at);
+                    } else {
+                        self.handle_line(&text, at);
+                    }
+                }
+                Event::Eof => self.exit(),
+                Event::Progress(p) => {
+                    if self.search.is_some() {
+                        self.out.line(&progress_line(&p));
+                    }
+                }
+                Event::Done(request, result) => {
+                    self.search = None;
+                    self.finish(request, result);
+                    while self.search.is_none() {
+                        let Some((text, at)) = self.pending.pop_front() else {
+                            break;
+                        };
+                        self.handle_line(&text, at);
+                    }
+                }
+            }
+        }
+    }
+
+    fn exit(&mut self) -> ! {
+        if let Some(stop) = &self.search {
+            stop.store(true, Ordering::Relaxed);
+        }
+        log::info!("exit");
+        log::logger().flush();
+        std::process::exit(0)
+    }
+
+    /// While a search runs, END, YXSTOP/STOP and `INFO timeout_turn 0` act at once;
+    /// everything else waits for the search to finish.
+    fn line_during_search(&mut self, text: String, at: Instant) {
+        let cmd: Command = text.parse().unwrap_or(Command::Unknown(String::new()));
+        match &cmd {
+            Command::End => self.exit(),
+            Command::Stop => self.stop_search(),
+            Command::Info(key, value) if key == "timeout_turn" && value.trim() == "0" => {
+                self.stop_search();
+                self.pending.push_back((text, at));
+            }
+            _ => self.pending.push_back((text, at)),
+        }
+    }
+
+    fn stop_search(&self) {
+        if let Some(stop) = &self.search {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    fn handle_line(&mut self, text: &str, at: Instant) {
+        let cmd: Command = text.parse().unwrap_or(Command::Unknown(String::new()));
+        if let Some((kind, lines)) = &mut self.block {
+            match cmd {
+                Command::Done => {
+                    let (kind, lines) = (*kind, std::mem::take(lines));
+                    self.block = None;
+                    self.end_block(kind, &lines, at);
+                }
+                Command::End => self.exit(),
+                _ => lines.push(text.to_string()),
+            }
+            return;
+        }
+        match cmd {
+            Command::Start(w, h) | Command::RectStart(w, h) => self.start(w, h),
+            Command::Restart => match &self.board {
+                Some(b) => {
+                    let (w, h) = (b.width() as i64, b.height() as i64);
+                    self.start(w, h)
+                }
+                None => self.out.line("ERROR RESTART before START"),
+            },
+            Command::Begin => {
+                if self.board.is_some() {
+                    self.request(Request::Move, at);
+                } else {
+                    self.out.line("ERROR BEGIN before START");
+                }
+            }
+            Command::Turn(c) => self.turn(c, at),
+            Command::Board => self.block = Some((BlockKind::Board, Vec::new())),
+            Command::YxBoard => self.block = Some((BlockKind::YxBoard, Vec::new())),
+            Command::Swap2Board => self.block = Some((BlockKind::Swap2, Vec::new())),
+            Command::Done => self.out.line("ERROR DONE without BOARD"),
+            Command::Info(key, value) => self.info(&key, &value),
+            Command::End => self.exit(),
+            Command::About => self.out.line(ABOUT),
+            Command::Takeback(c) => self.takeback(c),
+            Command::Play(c) => self.play(c),
+            Command::Stop => {}
+            Command::Malformed(msg) => self.out.line(&format!("ERROR {msg}")),
+            Command::Unknown(line) => self.out.line(&format!("UNKNOWN command '{line}'")),
+        }
+    }
+
+    fn start(&mut self, w: i64, h: i64) {
+        let size_ok =
+            |v: i64| (crate::board::MIN_SIZE as i64..=crate::board::MAX_SIZE as i64).contains(&v);
+        if !size_ok(w) || !size_ok(h) {
+            self.out.line(&format!(
+                "ERROR unsupported size {w}x{h}: sides from {} to {}",
+                crate::board::MIN_SIZE,
+                crate::board::MAX_SIZE
+            ));
+            return;
+        }
+        match Board::new(w as usize, h as usize, self.rule) {
+            Ok(b) => {
+                self.board = Some(b);
+                self.size_tt();
+                self.out.line("OK");
+            }
+            Err(e) => self.out.line(&format!("ERROR {e}")),
+        }
+    }
+
+    /// Sizes the TT from max_memory and hash_size (only between searches).
+    fn size_tt(&mut self) {
+        let bytes = tt_bytes_for(self.max_memory, self.hash_kb.map(|kb| kb * 1024));
+        lock(&self.engine).resize_tt(bytes);
+    }
+
+    /// The board point for manager coordinates, if on the board.
+    fn point(&self, (x, y): Coord) -> Option<Pos> {
+        self.board.as_ref()?.pos(x, y)
+    }
+
+    fn turn(&mut self, c: Coord, at: Instant) {
+        let Some(board) = self.board.as_mut() else {
+            self.out.line("ERROR TURN before START");
+            return;
+        };
+        let Some(p) = board.pos(c.0, c.1) else {
+            self.out
+                .line(&format!("ERROR {},{} is off the board", c.0, c.1));
+            return;
+        };
+        if !board.is_empty(p) {
+            self.out.line(&format!("ERROR {},{} is occupied", c.0, c.1));
+            return;
+        }
+        let side = board.to_move();
+        board.make(p, side);
+        self.request(Request::Move, at);
+    }
+
+    fn takeback(&mut self, c: Coord) {
+        let Some(p) = self.point(c) else {
+            self.out
+                .line(&format!("ERROR cannot take back {},{}", c.0, c.1));
+            return;
+        };
+        let board = self.board.as_mut().expect("point() found a board");
+        match board.last_move() {
+            Some((last, _)) if last == p => {
+                board.undo();
+                self.out.line("OK");
+            }
+            _ => self
+                .out
+                .line(&format!("ERROR {p} is not the last stone played")),
+        }
+    }
+
+    fn play(&mut self, c: Coord) {
+        let Some(p) = self.point(c) else {
+            self.out.line(&format!("ERROR cannot play {},{}", c.0, c.1));
+            return;
+        };
+        let board = self.board.as_mut().expect("point() found a board");
+        let side = board.to_move();
+        if !board.is_legal(side, p) {
+            self.out.line(&format!("ERROR {p} is not a legal move"));
+            return;
+        }
+        board.make(p, side);
+        self.out.line(&p.to_string());
+    }
+
+    fn info(&mut self, key: &str, value: &str) {
+        let int = value.trim().parse::<i64>().ok();
+        match (key, int) {
+            ("timeout_turn", Some(v)) => self.time.turn_ms = Some(v.max(0) as u64),
+            ("timeout_match", Some(v)) => self.time.match_ms = (v > 0).then_some(v as u64),
+            ("time_left", Some(v)) => self.time.left_ms = Some(v),
+            ("max_memory", Some(v)) => {
+                self.max_memory = v.max(0) as u64;
+                self.size_tt();
+            }
+            ("hash_size", Some(v)) => {
+                self.hash_kb = (v > 0).then_some(v as u64);
+                self.size_tt();
+            }
+            ("thread_num", Some(v)) => {
+                let n = if v > 0 { v as usize } else { default_threads() };
+                lock(&self.engine).set_threads(n);
+            }
+            ("max_depth", Some(v)) => self.max_depth = if v > 0 { v.min(100) as i32 } else { 100 },
+            ("max_node", Some(v)) => self.max_nodes = if v > 0 { v as u64 } else { u64::MAX },
+            ("rule", Some(v)) => {
+                if let Some(rule) = Rule::from_gomocup(v) {
+                    self.rule = rule;
+                    if let Some(b) = &self.board {
+                        self.board = Some(b.with_rule(rule));
+                    }
+                }
+            }
+            ("folder", _) if !self.log_explicit && !value.is_empty() => {
+                let path = std::path::Path::new(value)
+                    .join("ferrum")
+                    .join("ferrum.log");
+                self.log.set_file(&path);
+            }
+            // game_type, evaluate, show_detail, pondering, caution_factor and unknown
+            // keys need nothing from us.
+            _ => log::info!("INFO {key} {value} ignored"),
+        }
+    }
+
+    fn end_block(&mut self, kind: BlockKind, lines: &[String], at: Instant) {
+        let Some(old) = self.board.as_ref() else {
+            self.out.line("ERROR board block before START");
+            return;
+        };
+        let fresh =
+            Board::new(old.width(), old.height(), self.rule).expect("size already accepted");
+        match kind {
+            BlockKind::Board | BlockKind::YxBoard => match position_from_lines(fresh, lines) {
+                Ok(board) => {
+                    self.board = Some(board);
+                    if kind == BlockKind::Board {
+                        self.request(Request::Move, at);
+                    }
+                }
+                Err(e) => self.out.line(&format!("ERROR {e}")),
+            },
+            BlockKind::Swap2 => self.swap2(fresh, lines, at),
+        }
+    }
+
+    fn swap2(&mut self, mut board: Board, lines: &[String], at: Instant) {
+        let mut stones = Vec::new();
+        for line in lines {
+            let c = parse_coord(
+                line.rsplit_once(',')
+                    .filter(|_| line.matches(',').count() == 2)
+                    .map(|(a, _)| a)
+                    .unwrap_or(line),
+            );
+            match c
+                .and_then(|c| board.pos(c.0, c.1))
+                .filter(|&p| board.is_empty(p))
+            {
+                Some(p) => {
+                    let side = board.to_move();
+                    board.make(p, side);
+                    stones.push(p);
+                }
+                None => {
+                    self.out
+                        .line(&format!("ERROR bad SWAP2BOARD line '{line}'"));
+                    return;
+                }
+            }
+        }
+        match stones.len() {
+            0 => {
+                let (cx, cy) = ((board.width() / 2) as i64, (board.height() / 2) as i64);
+                let three: Vec<String> = [(cx, cy), (cx + 1, cy), (cx + 2, cy + 2)]
+                    .iter()
+                    .map(|&(x, y)| format!("{x},{y}"))
+                    .collect();
+                self.out.line(&three.join(" "));
+            }
+            3 | 5 => {
+                self.board = Some(board);
+                self.request(
+                    Request::Swap2 {
+                        stones: stones.len(),
+                    },
+                    at,
+                );
+            }
+            n => self.out.line(&format!("ERROR SWAP2BOARD with {n} stones")),
+        }
+    }
+
+    /// Starts a search on the current board; the answer is printed when it ends.
+    fn request(&mut self, request: Request, at: Instant) {
+        let Some(board) = self.board.clone() else {
+            return;
+        };
+        if board.empty_count() == 0 {
+            self.out.line("ERROR the board is full");
+            return;
+        }
+        let budget = self.time.budget(board.empty_count());
+        let limits = Limits {
+            start: at,
+            soft: budget.soft,
+            hard: budget.hard,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        self.search = Some(stop.clone());
+        let engine = self.engine.clone();
+        let events = self.events.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(16 << 20)
+            .spawn(move || {
+                let report = |p: &Progress| {
+                    let _ = events.send(Event::Progress(p.clone()));
+                };
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    lock(&engine).search(&board, &limits, &stop, &report)
+                }));
+                let result = outcome.unwrap_or_else(|_| {
+                    log::error!("search failed; answering a legal move");
+                    let mut b = board.clone();
+                    let best = any_legal_move(&mut b);
+                    SearchResult {
+                        best,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                        elapsed: limits.start.elapsed(),
+                        pv: best.into_iter().collect(),
+                    }
+                });
+                let _ = events.send(Event::Done(request, result));
+            });
+        if spawned.is_err() {
+            self.search = None;
+            self.out.line("ERROR cannot start the search thread");
+        }
+    }
+
+    fn finish(&mut self, request: Request, result: SearchResult) {
+        log::info!(
+            "search: depth {} score {} nodes {} in {:?}",
+            result.depth,
+            result.score,
+            result.nodes,
+            result.elapsed
+        );
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        let side = board.to_move();
+        // Never answer an illegal point, whatever the search said.
+        let best = result
+            .best
+            .filter(|&p| board.is_legal(side, p))
+            .or_else(|| any_legal_move(board));
+        let Some(best) = best else {
+            self.out.line("ERROR no legal move");
+            return;
+        };
+        match request {
+            Request::Move => {
+                board.make(best, side);
+                self.out.line(&best.to_string());
+            }
+            Request::Swap2 { .. } => {
+                if result.score < SWAP_THRESHOLD {
+                    self.out.line("SWAP");
+                } else {
+                    self.out.line(&best.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// The position described by BOARD/YXBOARD lines (`x,y,f`, in game order). The side
+/// to move owns the f=1 stones: Black when both sides have as many stones.
+fn position_from_lines(mut board: Board, lines: &[String]) -> Result<Board, String> {
+    let mut stones = Vec::with_capacity(lines.len());
+    for line in lines {
+        let (c, f) = parse_board_line(line).ok_or_else(|| format!("bad board line '{line}'"))?;
+        let p = board
+            .pos(c.0, c.1)
+            .ok_or_else(|| format!("board line '{line}' is off the board"))?;
+        if stones.iter().any(|&(q, _)| q == p) {
+            return Err(format!("board line '{line}' repeats a point"));
+        }
+        stones.push((p, f));
+    }
+    let own = stones.iter().filter(|s| s.1 == 1).count();
+    let theirs = stones.iter().filter(|s| s.1 == 2).count();
+    let me = if own < theirs {
+        Color::White
+    } else {
+        Color::Black
+    };
+    for &(p, f) in &stones {
+        match f {
+            1 => board.make(p, me),
+            2 => board.make(p, me.opp()),
+            _ => board.place_wall(p),
+        }
+    }
+    debug_assert!(stones.iter().all(|&(p, _)| board.cell(p) != Cell::Empty));
+    board.set_to_move(me);
+    Ok(board)
+}
+
+/// `MESSAGE depth 12-18 ev 35 n 1.2M n/ms 850 tm 1530 pv h8 i9 j10`.
+fn progress_line(p: &Progress) -> String {
+    let ms = p.elapsed.as_millis().max(1) as u64;
+    let pv: Vec<String> = p.pv.iter().map(|m| m.notation()).collect();
+    format!(
+        "MESSAGE depth {}-{} ev {} n {} n/ms {} tm {} pv {}",
+        p.depth,
+        p.seldepth,
+        format_score(p.score),
+        human_count(p.nodes),
+        p.nodes / ms,
+        ms,
+        pv.join(" ")
+    )
+}
+
+fn human_count(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=9_999_999 => format!("{}K", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}

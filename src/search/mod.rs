@@ -1,0 +1,172 @@
+//! Search: iterative deepening PVS on the pattern board with a VCF quiescence,
+//! Lazy SMP threads on a shared transposition table.
+
+pub mod movegen;
+pub mod score;
+mod worker;
+
+use crate::board::{Board, Pos, Threat};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// Limits of one search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// When the move request arrived: every duration counts from here.
+    pub start: Instant,
+    /// Do not start a new iteration after this.
+    pub soft: Duration,
+    /// Stop at this point.
+    pub hard: Duration,
+    pub max_depth: i32,
+    pub max_nodes: u64,
+}
+
+impl Limits {
+    /// A search limited by depth only (bench, tests).
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            start: Instant::now(),
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            max_depth: depth,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// State shared by the threads of one search.
+pub struct SharedState<'a> {
+    pub tt: &'a TranspositionTable,
+    pub stop: &'a AtomicBool,
+    pub nodes: AtomicU64,
+}
+
+/// Progress after a completed iteration (for the protocol's MESSAGE line).
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+/// Outcome of a search. `best` is `None` only when the board has no empty cell.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Option<Pos>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+/// Searches `board` for its side to move with `threads` threads until a limit is hit
+/// or `stop` is set. `report` is called from the main search thread after each
+/// completed iteration.
+pub fn search(
+    board: &Board,
+    tt: &TranspositionTable,
+    threads: usize,
+    limits: &Limits,
+    stop: &AtomicBool,
+    report: &(dyn Fn(&Progress) + Sync),
+) -> SearchResult {
+    let shared = SharedState {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+    };
+    tt.new_search();
+    let mut root = board.clone();
+    // Trivial answers need no search: a five to complete, a single forced block.
+    let fallback = quick_move(&mut root);
+    let finish = |best: Option<Pos>, score: i32, depth: i32, pv: Vec<Pos>| SearchResult {
+        best,
+        score,
+        depth,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        elapsed: limits.start.elapsed(),
+        pv,
+    };
+    if let Some(p) = fallback.filter(|_| fallback_is_final(&root)) {
+        return finish(Some(p), 0, 0, vec![p]);
+    }
+    let results: Vec<Option<worker::IterationResult>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..threads.max(1))
+            .map(|id| {
+                let b = root.clone();
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut w = Worker::new(b, shared, limits, id);
+                    w.run(|_| {});
+                    w.best
+                })
+            })
+            .collect();
+        let mut main = Worker::new(root.clone(), &shared, limits, 0);
+        main.run(|w| {
+            if let Some(best) = &w.best {
+                report(&Progress {
+                    depth: best.depth,
+                    seldepth: w.seldepth,
+                    score: best.score,
+                    nodes: shared.nodes.load(Ordering::Relaxed) + w.nodes,
+                    elapsed: limits.start.elapsed(),
+                    pv: best.pv.clone(),
+                });
+            }
+        });
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut all = vec![main.best];
+        all.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
+        all
+    });
+    // The main thread's result, unless a helper finished a deeper iteration.
+    let mut chosen: Option<worker::IterationResult> = None;
+    for r in results.into_iter().flatten() {
+        let better = match &chosen {
+            None => true,
+            Some(c) => r.depth > c.depth && r.score >= c.score - 20,
+        };
+        if better {
+            chosen = Some(r);
+        }
+    }
+    match chosen {
+        Some(r) if !r.pv.is_empty() => {
+            let best = r.pv[0];
+            finish(Some(best), r.score, r.depth, r.pv)
+        }
+        _ => finish(fallback, 0, 0, fallback.into_iter().collect()),
+    }
+}
+
+/// A move to play when the search produced none: complete a five, block the
+/// opponent's five, else the first generated move, else any legal move.
+fn quick_move(board: &mut Board) -> Option<Pos> {
+    match movegen::generate(board, &|_| 0) {
+        movegen::Moves::Win(p) | movegen::Moves::Block(p) => Some(p),
+        movegen::Moves::List(list) if !list.is_empty() => Some(list[0].0),
+        _ => {
+            let them = board.to_move().opp();
+            let block = board.cells_with_threat(them, Threat::FIVE).next();
+            let us = board.to_move();
+            block
+                .filter(|&p| board.is_legal(us, p))
+                .or_else(|| movegen::any_legal_move(board))
+        }
+    }
+}
+
+/// Whether the quick move is the only sensible one (a win, or a forced block).
+fn fallback_is_final(board: &Board) -> bool {
+    let us = board.to_move();
+    board.threat_count(us, Threat::FIVE) > 0
+        || board.move_count() == 0 && board.candidates().next().is_none()
+}

@@ -1,0 +1,120 @@
+//! Threat-aware move generation and ordering.
+//!
+//! The opponent's threats decide which moves are worth searching: a four must be
+//! blocked, a three (or a four-three point) must be answered by a defence or a
+//! counter-four; only when nothing is threatened are all candidate moves searched.
+
+use crate::board::{Board, Color, Pos, Threat};
+
+/// What a position demands of the side to move.
+pub enum Moves {
+    /// The side to move completes a five with this move.
+    Win(Pos),
+    /// The opponent has two or more five points, or one we may not block: lost.
+    Lost,
+    /// The opponent has one five point: this is the only move.
+    Block(Pos),
+    /// Moves to search, best first (scores parallel to moves).
+    List(Vec<(Pos, i32)>),
+}
+
+/// Move-ordering value of a threat we make.
+const ATTACK: [i32; Threat::COUNT] = [
+    0, -1000, 60, 50, 160, 180, 400, 500, 900, 300, 700, 2500, 8000, 100000,
+];
+/// Move-ordering value of a threat we take away from the opponent.
+const DEFEND: [i32; Threat::COUNT] = [
+    0, 0, 40, 30, 120, 140, 300, 380, 700, 200, 500, 2000, 6000, 50000,
+];
+
+/// Generates the moves of the side to move. `history` adds ordering bonuses.
+pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
+    let us = board.to_move();
+    let them = us.opp();
+    if board.threat_count(us, Threat::FIVE) > 0 {
+        if let Some(p) = board.cells_with_threat(us, Threat::FIVE).next() {
+            return Moves::Win(p);
+        }
+    }
+    let their_fives = board.threat_count(them, Threat::FIVE);
+    if their_fives > 0 {
+        if their_fives > 1 {
+            return Moves::Lost;
+        }
+        let block = board.cells_with_threat(them, Threat::FIVE).next();
+        return match block {
+            Some(p) if board.is_legal(us, p) => Moves::Block(p),
+            _ => Moves::Lost,
+        };
+    }
+    let their_strong = board.threat_count(them, Threat::FLEX4) > 0;
+    let their_four_three = board.threat_count(them, Threat::BLOCK4_FLEX3) > 0;
+    let defence_floor = if their_strong {
+        Some(Threat::BLOCK4)
+    } else if their_four_three {
+        Some(Threat::FLEX3)
+    } else {
+        None
+    };
+    let cands: Vec<Pos> = board.candidates().collect();
+    let mut list = Vec::with_capacity(cands.len());
+    for p in cands {
+        let mine = board.threat(us, p);
+        let theirs = board.threat(them, p);
+        if let Some(floor) = defence_floor {
+            // Under threat: only our fours and points on the opponent's threat lines.
+            if mine < Threat::BLOCK4 && theirs < floor {
+                continue;
+            }
+        }
+        if us_may_not_play(board, us, p, mine) {
+            continue;
+        }
+        let score = ATTACK[mine.0 as usize]
+            + DEFEND[theirs.0 as usize]
+            + board.cell_score(us, p)
+            + board.cell_score(them, p) / 2
+            + history(p);
+        list.push((p, score));
+    }
+    list.sort_by_key(|e| std::cmp::Reverse(e.1));
+    Moves::List(list)
+}
+
+/// Renju Black's forbidden points are never searched.
+#[inline]
+fn us_may_not_play(board: &mut Board, us: Color, p: Pos, mine: Threat) -> bool {
+    if !board.rule().has_forbidden(us) {
+        return false;
+    }
+    mine == Threat::FORBID || (mine == Threat::FLEX3_2X && board.is_forbidden(p))
+}
+
+/// Our four moves (for the VCF quiescence), best first.
+pub fn four_moves(board: &mut Board) -> Vec<Pos> {
+    let us = board.to_move();
+    let mut fours: Vec<(Pos, Threat)> = board
+        .cells_with_threat(us, Threat::BLOCK4)
+        .map(|p| (p, board.threat(us, p)))
+        .collect();
+    fours.retain(|&(p, t)| !us_may_not_play(board, us, p, t));
+    fours.sort_by_key(|e| std::cmp::Reverse(e.1));
+    fours.into_iter().map(|(p, _)| p).collect()
+}
+
+/// Any legal move for the side to move, for when the search has nothing better
+/// (board almost full, or every candidate forbidden).
+pub fn any_legal_move(board: &mut Board) -> Option<Pos> {
+    let us = board.to_move();
+    let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+    let centre = board.center();
+    let dist = |p: Pos| {
+        (p.x() as i64 - centre.x() as i64).abs() + (p.y() as i64 - centre.y() as i64).abs()
+    };
+    let mut by_centre = cells.clone();
+    by_centre.sort_by_key(|&p| dist(p));
+    by_centre
+        .into_iter()
+        .find(|&p| board.is_legal(us, p))
+        .or_else(|| cells.first().copied())
+}

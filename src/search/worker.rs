@@ -1,0 +1,379 @@
+//! One search thread: iterative deepening PVS with a VCF quiescence.
+
+use super::movegen::{four_moves, generate, Moves};
+use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY};
+use super::{Limits, SharedState};
+use crate::board::{Board, Color, Pos, Threat};
+use crate::eval::evaluate;
+use crate::tt::Bound;
+use std::sync::atomic::Ordering;
+
+/// How many of our own fours the quiescence may chain (a VCF depth limit).
+const QS_FOURS: i32 = 12;
+/// Nodes between clock checks on the main thread.
+const CHECK_EVERY: u64 = 256;
+
+pub struct Worker<'a> {
+    pub board: Board,
+    shared: &'a SharedState<'a>,
+    limits: &'a Limits,
+    pub id: usize,
+    pub nodes: u64,
+    flushed_nodes: u64,
+    pub seldepth: usize,
+    killers: Vec<[Pos; 2]>,
+    history: Vec<[i32; 2]>,
+    pv: Vec<Vec<Pos>>,
+    /// Result of the last completed iteration.
+    pub best: Option<IterationResult>,
+}
+
+#[derive(Clone, Debug)]
+pub struct IterationResult {
+    pub depth: i32,
+    pub score: i32,
+    pub pv: Vec<Pos>,
+}
+
+impl<'a> Worker<'a> {
+    pub fn new(board: Board, shared: &'a SharedState<'a>, limits: &'a Limits, id: usize) -> Self {
+        Worker {
+            board,
+            shared,
+            limits,
+            id,
+            nodes: 0,
+            flushed_nodes: 0,
+            seldepth: 0,
+            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
+            history: vec![[0; 2]; crate::board::types::CELLS],
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            best: None,
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node; the main thread also watches the clock and node limit.
+    #[inline(always)]
+    fn tick(&mut self) {
+        self.nodes += 1;
+        if self.nodes - self.flushed_nodes >= CHECK_EVERY {
+            let add = self.nodes - self.flushed_nodes;
+            self.flushed_nodes = self.nodes;
+            let total = self.shared.nodes.fetch_add(add, Ordering::Relaxed) + add;
+            if self.id == 0
+                && (self.limits.start.elapsed() >= self.limits.hard
+                    || total >= self.limits.max_nodes)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Adds the nodes not yet counted to the shared total.
+    pub fn flush_nodes(&mut self) {
+        let add = self.nodes - self.flushed_nodes;
+        self.flushed_nodes = self.nodes;
+        self.shared.nodes.fetch_add(add, Ordering::Relaxed);
+    }
+
+    /// Iterative deepening. `on_iteration` is called by the caller's thread after each
+    /// completed depth with this worker's result.
+    pub fn run(&mut self, mut on_iteration: impl FnMut(&Worker)) {
+        let first = 1 + (self.id % 2) as i32;
+        let mut depth = first;
+        while depth <= self.limits.max_depth {
+            if depth > first && self.id == 0 && self.limits.start.elapsed() >= self.limits.soft {
+                break;
+            }
+            self.seldepth = 0;
+            let score = self.search(-INFINITE, INFINITE, depth, 0, true);
+            if self.stopped() {
+                // An interrupted iteration still counts when at least its first root
+                // move was searched fully: its best move beat that move at this depth.
+                if !self.pv[0].is_empty() {
+                    self.best = Some(IterationResult {
+                        depth: depth - 1,
+                        score,
+                        pv: self.pv[0].clone(),
+                    });
+                }
+                break;
+            }
+            if self.pv[0].is_empty() {
+                break;
+            }
+            self.best = Some(IterationResult {
+                depth,
+                score,
+                pv: self.pv[0].clone(),
+            });
+            on_iteration(self);
+            if self.stopped() || is_mate(score) && depth > (super::score::WIN - score.abs()) + 2 {
+                break;
+            }
+            // Helpers skip some depths so that the threads spread over the tree.
+            depth += if self.id > 0 && self.id.is_multiple_of(3) {
+                2
+            } else {
+                1
+            };
+        }
+        self.flush_nodes();
+    }
+
+    fn set_pv(&mut self, ply: usize, mv: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Principal variation search. Scores are from the side to move's view.
+    fn search(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.tick();
+        self.pv[ply].clear();
+        if ply > 0 && self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.board.to_move();
+        let them = us.opp();
+
+        // Mate-distance pruning.
+        if ply > 0 {
+            alpha = alpha.max(lost_in(ply));
+            beta = beta.min(win_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let history = &self.history;
+        let moves = generate(&mut self.board, &|p: Pos| history[p.idx()][us.idx()] / 64);
+        let list = match moves {
+            Moves::Win(p) => {
+                self.pv[ply].push(p);
+                return win_in(ply + 1);
+            }
+            Moves::Lost => return lost_in(ply + 2),
+            Moves::Block(p) => vec![(p, 0)],
+            Moves::List(list) => {
+                if self.board.threat_count(us, Threat::FLEX4) > 0 {
+                    // An open four (or double four) the opponent cannot stop in time.
+                    if let Some(&(p, _)) = list
+                        .iter()
+                        .find(|&&(p, _)| self.board.threat(us, p) == Threat::FLEX4)
+                    {
+                        self.pv[ply].push(p);
+                        return win_in(ply + 3);
+                    }
+                }
+                list
+            }
+        };
+        if list.is_empty() {
+            // No candidate: a full board is a draw; only forbidden moves left loses.
+            return if self.board.empty_count() == 0 {
+                0
+            } else {
+                lost_in(ply + 2)
+            };
+        }
+        if ply >= MAX_PLY - 2 {
+            return evaluate(&self.board);
+        }
+        // A forced block is searched at the same depth (an extension for forced replies).
+        let forced = list.len() == 1 && self.board.threat_count(them, Threat::FIVE) > 0;
+        if depth <= 0 && !forced {
+            return self.quiesce(alpha, beta, ply, QS_FOURS);
+        }
+
+        let key = self.board.hash();
+        let mut tt_move = Pos::NONE;
+        if let Some(e) = self.shared.tt.probe(key) {
+            tt_move = e.mv;
+            let score = from_tt(e.score, ply);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut list = list;
+        self.order(&mut list, tt_move, ply);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = Pos::NONE;
+        for (i, &(mv, _)) in list.iter().enumerate() {
+            let quiet = self.board.threat(us, mv) < Threat::FLEX3
+                && self.board.threat(them, mv) < Threat::FLEX3;
+            let new_depth = if forced { depth } else { depth - 1 };
+            self.board.make(mv, us);
+            let mut score;
+            if i == 0 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
+            } else {
+                // Late quiet moves are searched shallower first.
+                let reduction = if depth >= 3 && i >= 3 && quiet {
+                    1 + (i >= 10) as i32
+                } else {
+                    0
+                };
+                score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
+                if score > alpha && reduction > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                }
+            }
+            self.board.undo();
+            if self.stopped() && ply > 0 {
+                return 0;
+            }
+            if self.stopped() && ply == 0 {
+                if i == 0 {
+                    // The first move's score is unfinished: nothing of this iteration holds.
+                    self.pv[0].clear();
+                }
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward(mv, us, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if !(self.stopped() && ply == 0) {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.shared
+                .tt
+                .store(key, best_move, to_tt(best_score, ply), depth, bound);
+        }
+        best_score
+    }
+
+    /// TT move first, then killers, then the generator's order.
+    fn order(&self, list: &mut [(Pos, i32)], tt_move: Pos, ply: usize) {
+        for entry in list.iter_mut() {
+            if entry.0 == tt_move {
+                entry.1 = i32::MAX;
+            } else if self.killers[ply].contains(&entry.0) {
+                entry.1 += 150;
+            }
+        }
+        list.sort_by_key(|e| std::cmp::Reverse(e.1));
+    }
+
+    fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        let h = &mut self.history[mv.idx()][us.idx()];
+        *h += depth * depth * 16;
+        if *h > 1 << 20 {
+            for e in self.history.iter_mut() {
+                e[0] /= 2;
+                e[1] /= 2;
+            }
+        }
+    }
+
+    /// Quiescence: stand pat on the static evaluation, or continue with our fours (the
+    /// opponent's replies are forced), which finds VCF wins at the leaves.
+    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize, fours_left: i32) -> i32 {
+        self.tick();
+        self.pv[ply].clear();
+        if self.stopped() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let us = self.board.to_move();
+        let them = us.opp();
+        if self.board.threat_count(us, Threat::FIVE) > 0 {
+            return win_in(ply + 1);
+        }
+        let their_fives = self.board.threat_count(them, Threat::FIVE);
+        if their_fives > 1 {
+            return lost_in(ply + 2);
+        }
+        if their_fives == 1 {
+            let Some(block) = self.board.cells_with_threat(them, Threat::FIVE).next() else {
+                return lost_in(ply + 2);
+            };
+            if !self.board.is_legal(us, block) {
+                return lost_in(ply + 2);
+            }
+            if ply >= MAX_PLY - 2 {
+                return evaluate(&self.board);
+            }
+            self.board.make(block, us);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, fours_left);
+            self.board.undo();
+            return score;
+        }
+        if self.board.threat_count(us, Threat::FLEX4) > 0 {
+            return win_in(ply + 3);
+        }
+        let stand = evaluate(&self.board);
+        if stand >= beta || fours_left <= 0 || ply >= MAX_PLY - 4 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        for mv in four_moves(&mut self.board) {
+            self.board.make(mv, us);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, fours_left - 1);
+            self.board.undo();
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,179 @@
+//! Lock-free transposition table shared by all search threads.
+//!
+//! Each entry is two atomic 64-bit words: `key ^ data` and `data`. A reader accepts an
+//! entry only when the xor of the two words gives back its key, so an entry torn by a
+//! concurrent write is simply a miss. Entries sit in clusters of four (one cache line).
+
+use crate::board::Pos;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bound type of a stored score.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    None = 0,
+    Upper = 1,
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Pos,
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+const CLUSTER: usize = 4;
+/// Bytes of one entry (two words).
+const ENTRY_BYTES: usize = 16;
+/// Smallest table (entries are never fewer than one cluster).
+const MIN_BYTES: usize = 64 * 1024;
+
+pub struct TranspositionTable {
+    words: Vec<AtomicU64>,
+    clusters: usize,
+    generation: AtomicU64,
+}
+
+fn pack(mv: Pos, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.0 as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | (((depth.clamp(-100, 127) + 128) as u64 & 0xFF) << 32)
+        | ((bound as u64) << 40)
+        | (((generation & 63) as u64) << 42)
+        | (1 << 48) // occupied marker: distinguishes a stored entry from zeroed memory
+}
+
+fn unpack(data: u64) -> (TtEntry, u8) {
+    let bound = match (data >> 40) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    (
+        TtEntry {
+            mv: Pos(data as u16),
+            score: (data >> 16) as u16 as i16 as i32,
+            depth: ((data >> 32) & 0xFF) as i32 - 128,
+            bound,
+        },
+        ((data >> 42) & 63) as u8,
+    )
+}
+
+impl TranspositionTable {
+    /// A table using at most `bytes` bytes (at least 64 KiB).
+    pub fn new(bytes: usize) -> TranspositionTable {
+        let clusters = (bytes.max(MIN_BYTES) / (CLUSTER * ENTRY_BYTES)).max(1);
+        let words = (0..clusters * CLUSTER * 2)
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        TranspositionTable {
+            words,
+            clusters,
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// Bytes held by the entries.
+    pub fn size_bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        (self.generation.load(Ordering::Relaxed) & 63) as u8
+    }
+
+    #[inline(always)]
+    fn cluster_start(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto any cluster count without a power of two.
+        let c = ((key as u128 * self.clusters as u128) >> 64) as usize;
+        c * CLUSTER * 2
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        let base = self.cluster_start(key);
+        for i in 0..CLUSTER {
+            let w0 = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let w1 = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            if w1 != 0 && w0 ^ w1 == key {
+                return Some(unpack(w1).0);
+            }
+        }
+        None
+    }
+
+    pub fn store(&self, key: u64, mv: Pos, score: i32, depth: i32, bound: Bound) {
+        let base = self.cluster_start(key);
+        let gen = self.generation();
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for i in 0..CLUSTER {
+            let w0 = self.words[base + 2 * i].load(Ordering::Relaxed);
+            let w1 = self.words[base + 2 * i + 1].load(Ordering::Relaxed);
+            if w1 == 0 {
+                victim = i;
+                break;
+            }
+            let (old, old_gen) = unpack(w1);
+            if w0 ^ w1 == key {
+                // Same position: keep a deeper exact result of this search, and keep
+                // the old move when the new result has none.
+                if bound != Bound::Exact && old.depth > depth + 2 && old_gen == gen {
+                    return;
+                }
+                let mv = if mv.is_none() { old.mv } else { mv };
+                self.write(base + 2 * i, key, pack(mv, score, depth, bound, gen));
+                return;
+            }
+            let age = (gen.wrapping_sub(old_gen) & 63) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        self.write(base + 2 * victim, key, pack(mv, score, depth, bound, gen));
+    }
+
+    #[inline(always)]
+    fn write(&self, at: usize, key: u64, data: u64) {
+        self.words[at].store(key ^ data, Ordering::Relaxed);
+        self.words[at + 1].store(data, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let tt = TranspositionTable::new(1 << 20);
+        assert!(tt.size_bytes() <= 1 << 20);
+        tt.store(0xDEAD_BEEF, Pos(300), -1234, 7, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Pos(300), -1234, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEE).is_none());
+        tt.clear();
+        assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+}

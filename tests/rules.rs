@@ -1,0 +1,176 @@
+//! Rule code against the shared oracle data: renju forbidden points (single cases and
+//! random positions) and incremental structures against rebuilds.
+
+use ferrum::board::{Board, Color, Pos, Rule};
+use ferrum::tools::json::{self, Json};
+use std::path::PathBuf;
+
+fn data_file(rel: &str) -> Vec<Json> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(rel);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| json::parse(l).expect("valid JSON line"))
+        .collect()
+}
+
+fn board_from(case: &Json) -> Board {
+    let rule = Rule::from_name(case.get("rule").and_then(Json::as_str).unwrap()).unwrap();
+    let size = case.get("size").and_then(Json::as_i64).unwrap() as usize;
+    let mut board = Board::new(size, size, rule).unwrap();
+    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
+        for (x, y) in case.get(key).and_then(Json::as_points).unwrap() {
+            let p = board.pos(x as i64, y as i64).unwrap();
+            board.make(p, color);
+        }
+    }
+    board.set_to_move(Color::Black);
+    board
+}
+
+fn point(j: &Json) -> (i64, i64) {
+    let a = j.as_array().unwrap();
+    (a[0].as_i64().unwrap(), a[1].as_i64().unwrap())
+}
+
+#[test]
+fn renju_forbidden_cases() {
+    let cases = data_file("rules/renju_forbidden.jsonl");
+    assert_eq!(cases.len(), 83);
+    let mut failures = Vec::new();
+    for case in &cases {
+        let mut board = board_from(case);
+        let (x, y) = point(case.get("point").unwrap());
+        let p = board.pos(x, y).unwrap();
+        let want = case.get("forbidden").and_then(Json::as_bool).unwrap();
+        let want_kind = case.get("type").and_then(Json::as_str);
+        let got = board.forbid_kind(p);
+        if got.is_some() != want || got.map(|k| k.name()) != want_kind {
+            failures.push(format!(
+                "{}: want {want} {want_kind:?}, got {got:?}\n{}",
+                case.get("id").and_then(Json::as_str).unwrap(),
+                board.diagram()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn renju_random_forbidden_positions() {
+    let cases = data_file("rules/renju_random_forbidden.jsonl");
+    assert_eq!(cases.len(), 150);
+    let mut failures = Vec::new();
+    let mut points = 0;
+    for case in &cases {
+        let mut board = board_from(case);
+        let want: Vec<Pos> = case
+            .get("forbidden")
+            .and_then(Json::as_points)
+            .unwrap()
+            .into_iter()
+            .map(|(x, y)| Pos::from_xy(x as usize, y as usize))
+            .collect();
+        let kinds: Vec<&str> = case
+            .get("forbidden_types")
+            .and_then(Json::as_array)
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        let got = board.forbidden_points();
+        points += want.len();
+        if got != want {
+            failures.push(format!(
+                "{}: want {:?}, got {:?}",
+                case.get("id").and_then(Json::as_str).unwrap(),
+                want.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+                got.iter().map(|p| p.to_string()).collect::<Vec<_>>()
+            ));
+            continue;
+        }
+        for (p, kind) in want.iter().zip(&kinds) {
+            let got_kind = board.forbid_kind(*p).map(|k| k.name());
+            if got_kind != Some(*kind) {
+                failures.push(format!(
+                    "{} at {p}: want {kind}, got {got_kind:?}",
+                    case.get("id").and_then(Json::as_str).unwrap()
+                ));
+            }
+        }
+    }
+    assert_eq!(points, 471);
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Deterministic pseudo-random numbers for the replay test.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Random games with make/undo on every rule and several sizes: after every step the
+/// incremental keys, patterns, threat counts, evaluation sums and hash equal a rebuild.
+#[test]
+fn incremental_structures_match_rebuild() {
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut steps = 0;
+    for rule in Rule::ALL {
+        for (w, h) in [(15, 15), (20, 20), (5, 5), (32, 32), (19, 7)] {
+            let mut board = Board::new(w, h, rule).unwrap();
+            let start_hash = board.hash();
+            for _ in 0..160 {
+                let empty: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+                let undo = board.move_count() > 0 && (empty.is_empty() || rng.below(4) == 0);
+                if undo {
+                    board.undo();
+                } else {
+                    // Mostly near existing stones, to build real shapes.
+                    let near: Vec<Pos> = board.candidates().collect();
+                    let pool = if !near.is_empty() && rng.below(5) != 0 {
+                        &near
+                    } else {
+                        &empty
+                    };
+                    let p = pool[rng.below(pool.len())];
+                    let c = board.to_move();
+                    board.make(p, c);
+                }
+                steps += 1;
+                if let Err(e) = board.verify() {
+                    panic!(
+                        "{rule:?} {w}x{h} after {steps} steps: {e}\n{}",
+                        board.diagram()
+                    );
+                }
+            }
+            while board.move_count() > 0 {
+                board.undo();
+            }
+            assert_eq!(board.hash(), start_hash);
+            board.verify().unwrap();
+        }
+    }
+    assert!(steps >= 4000);
+}
