@@ -1,5 +1,6 @@
 //! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
-//! Options: `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
+//! `pbrain-ferrum bench [depth]` runs the fixed benchmark.
+//! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
 
 use ferrum::logging::{install_panic_hook, LogSink};
 
@@ -8,16 +9,36 @@ fn main() {
     let log = LogSink::install();
     install_panic_hook();
     let mut log_file = std::env::var_os("FERRUM_LOG").map(std::path::PathBuf::from);
+    let mut rest = Vec::new();
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--log" && i + 1 < args.len() {
             log_file = Some(args[i + 1].clone().into());
             i += 1;
+        } else {
+            rest.push(args[i].clone());
         }
         i += 1;
     }
     if let Some(path) = &log_file {
         log.set_file(path);
     }
-    ferrum::protocol::run(log, log_file.is_some());
+    match rest.first().map(String::as_str) {
+        None => ferrum::protocol::run(log, log_file.is_some()),
+        Some("bench") => {
+            let depth = rest
+                .get(1)
+                .and_then(|d| d.parse().ok())
+                .unwrap_or(ferrum::bench::DEFAULT_DEPTH);
+            for line in ferrum::bench::run(depth) {
+                println!("{line}");
+            }
+        }
+        Some(other) => {
+            println!(
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth]]"
+            );
+            std::process::exit(2);
+        }
+    }
 }

@@ -1,0 +1,139 @@
+//! `pbrain-ferrum bench [depth]`: fixed positions searched to a fixed depth with one
+//! thread and a fixed, cleared TT. The total node count is the search's signature:
+//! identical on every run and machine for the same code.
+
+use crate::board::{Board, Color, Rule};
+use crate::engine::Engine;
+use crate::search::Limits;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub const DEFAULT_DEPTH: i32 = 8;
+const BENCH_TT_BYTES: usize = 16 << 20;
+
+/// A bench position: rule, size, Black's stones, White's stones, side to move.
+struct BenchPosition {
+    name: &'static str,
+    rule: Rule,
+    size: usize,
+    black: &'static str,
+    white: &'static str,
+    to_move: Color,
+}
+
+const POSITIONS: &[BenchPosition] = &[
+    BenchPosition {
+        name: "freestyle15 opening",
+        rule: Rule::Freestyle,
+        size: 15,
+        black: "h8 j8",
+        white: "i9",
+        to_move: Color::White,
+    },
+    BenchPosition {
+        name: "freestyle15 middle game",
+        rule: Rule::Freestyle,
+        size: 15,
+        black: "e6 i6 f7 g7 f8 h8 i8 g10 i10",
+        white: "f6 g6 h7 i7 e8 j8 f9 g9 j10",
+        to_move: Color::Black,
+    },
+    BenchPosition {
+        name: "freestyle20 opening",
+        rule: Rule::Freestyle,
+        size: 20,
+        black: "j14 n16 q12",
+        white: "j16 o15",
+        to_move: Color::White,
+    },
+    BenchPosition {
+        name: "standard15 tactical",
+        rule: Rule::Standard,
+        size: 15,
+        black: "f6 g6 j6 g7 i7 f8 h8",
+        white: "e5 k5 f7 h7 g8 g9 i9",
+        to_move: Color::Black,
+    },
+    BenchPosition {
+        name: "renju15 opening",
+        rule: Rule::Renju,
+        size: 15,
+        black: "h8 j6",
+        white: "h7",
+        to_move: Color::White,
+    },
+    BenchPosition {
+        name: "renju15 tactical",
+        rule: Rule::Renju,
+        size: 15,
+        black: "h8 h9 h11 g12 i12",
+        white: "h7 i9 g10 i10 g11",
+        to_move: Color::Black,
+    },
+    BenchPosition {
+        name: "renju15 middle game",
+        rule: Rule::Renju,
+        size: 15,
+        black: "n3 f5 i6 f7 h7 f9 g9 h9 e10 f10 f11 h11",
+        white: "h2 e3 e4 f4 g4 i4 j4 l5 k6 i8 i9 i10",
+        to_move: Color::Black,
+    },
+];
+
+/// Parses move-list notation ("h8": letter = x, number = y + 1).
+pub fn parse_notation(board: &Board, s: &str) -> Option<crate::board::Pos> {
+    let s = s.trim().to_ascii_lowercase();
+    let letter = s.chars().next()?;
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let x = letter as i64 - 'a' as i64;
+    let y: i64 = s[1..].parse().ok()?;
+    board.pos(x, y - 1)
+}
+
+fn setup(pos: &BenchPosition) -> Board {
+    let mut board = Board::new(pos.size, pos.size, pos.rule).expect("bench size");
+    for (list, color) in [(pos.black, Color::Black), (pos.white, Color::White)] {
+        for m in list.split_whitespace() {
+            let p = parse_notation(&board, m).expect("bench move");
+            board.make(p, color);
+        }
+    }
+    board.set_to_move(pos.to_move);
+    board
+}
+
+/// One line per position, then `Bench: <nodes> nodes <nps> nps`, returned as text (the
+/// caller prints it).
+pub fn run(depth: i32) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    let mut engine = Engine::new(BENCH_TT_BYTES, 1);
+    for pos in POSITIONS {
+        engine.clear();
+        let board = setup(pos);
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let result = engine.search(&board, &Limits::depth(depth), &stop, &|_| {});
+        let secs = start.elapsed().as_secs_f64();
+        total_nodes += result.nodes;
+        total_secs += secs;
+        lines.push(format!(
+            "{:<24} depth {:>2} best {:<4} score {:>6} nodes {:>10} time {:>7.3}s",
+            pos.name,
+            result.depth,
+            result
+                .best
+                .map(|p| p.notation())
+                .unwrap_or_else(|| "-".into()),
+            crate::search::score::format_score(result.score),
+            result.nodes,
+            secs
+        ));
+    }
+    let nps = (total_nodes as f64 / total_secs.max(1e-9)) as u64;
+    lines.push(format!("Bench: {total_nodes} nodes {nps} nps"));
+    lines
+}
