@@ -8,7 +8,7 @@ use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-pub const DEFAULT_DEPTH: i32 = 8;
+pub const DEFAULT_DEPTH: i32 = 7;
 const BENCH_TT_BYTES: usize = 16 << 20;
 
 /// A bench position: rule, size, Black's stones, White's stones, side to move.
@@ -74,8 +74,8 @@ const POSITIONS: &[BenchPosition] = &[
         name: "renju15 middle game",
         rule: Rule::Renju,
         size: 15,
-        black: "n3 f5 i6 f7 h7 f9 g9 h9 e10 f10 f11 h11",
-        white: "h2 e3 e4 f4 g4 i4 j4 l5 k6 i8 i9 i10",
+        black: "h8 j6 i6 k8 j7 j9 l9 i10 l7 l10",
+        white: "h7 k5 k6 i8 h5 j10 m10 h11 m6 l6",
         to_move: Color::Black,
     },
 ];

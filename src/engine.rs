@@ -75,6 +75,11 @@ impl Engine {
         self.tt.clear();
     }
 
+    /// Clears the TT through a shared reference (between independent searches).
+    pub fn clear_shared(&self) {
+        self.tt.clear();
+    }
+
     /// Searches `board` for its side to move.
     pub fn search(
         &self,

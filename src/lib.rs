@@ -13,4 +13,5 @@ pub mod tt;
 pub mod tools {
     //! Helpers for the command-line tools and tests.
     pub mod json;
+    pub mod solve;
 }

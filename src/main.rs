@@ -1,5 +1,5 @@
 //! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
-//! `pbrain-ferrum bench [depth]` runs the fixed benchmark.
+//! `pbrain-ferrum bench [depth]` runs the fixed benchmark; `solve` solves puzzle files.
 //! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
 
 use ferrum::logging::{install_panic_hook, LogSink};
@@ -34,9 +34,19 @@ fn main() {
                 println!("{line}");
             }
         }
+        Some("solve") => {
+            let mut stdout = std::io::stdout();
+            match ferrum::tools::solve::run(&rest[1..], &mut stdout) {
+                Ok(summary) => eprintln!("{summary}"),
+                Err(e) => {
+                    eprintln!("solve: {e:#}");
+                    std::process::exit(2);
+                }
+            }
+        }
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth]]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl]"
             );
             std::process::exit(2);
         }

@@ -726,7 +726,7 @@ impl Engine {
                 cut -= 1;
             }
             s.truncate(cut);
-            s.push_str("…");
+            s.push('…');
         }
         s
     }

@@ -3,7 +3,7 @@
 //! forbidden (the recursive check of the Gomocup/Piskvork referee). A move that makes
 //! an exact five is never forbidden.
 
-use super::pattern::{Pattern, Threat};
+use super::pattern::Pattern;
 use super::pattern_board::Board;
 use super::types::{Color, Pos, DIRS};
 
@@ -36,8 +36,7 @@ impl Board {
         if !self.rule().has_forbidden(Color::Black) || !self.is_empty(p) {
             return None;
         }
-        let threat = self.threat(Color::Black, p);
-        if threat != Threat::FORBID && threat != Threat::FLEX3_2X {
+        if !self.needs_forbid_check(Color::Black, p) {
             return None;
         }
         let pats = [0, 1, 2, 3].map(|d| self.pattern(Color::Black, p, d));

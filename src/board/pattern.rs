@@ -74,8 +74,8 @@ impl Threat {
     pub const BLOCK3_PLUS: Threat = Threat(5);
     pub const FLEX3: Threat = Threat(6);
     pub const FLEX3_PLUS: Threat = Threat(7);
-    /// Two threes. For renju Black a candidate forbidden point: the recursive
-    /// real-three check in `Board::is_forbidden` decides.
+    /// Two threes. For renju Black such a cell may be forbidden: see
+    /// [`RuleTables::maybe_forbidden`].
     pub const FLEX3_2X: Threat = Threat(8);
     pub const BLOCK4: Threat = Threat(9);
     pub const BLOCK4_PLUS: Threat = Threat(10);
@@ -97,6 +97,9 @@ pub struct RuleTables {
     pub rule: Rule,
     line: [Box<[Pattern]>; 2],
     threat: [Box<[Threat]>; 2],
+    /// Renju Black: two or more threes (and no five): forbidden if at least two of
+    /// them are real threes, which only the recursive check on the board can tell.
+    maybe_forbidden: [Box<[bool]>; 2],
 }
 
 impl RuleTables {
@@ -117,7 +120,14 @@ impl RuleTables {
     fn build(rule: Rule) -> RuleTables {
         let line = Color::BOTH.map(|c| build_line_table(rule, c));
         let threat = Color::BOTH.map(|c| build_threat_table(rule.has_forbidden(c)));
-        RuleTables { rule, line, threat }
+        let maybe_forbidden =
+            Color::BOTH.map(|c| build_maybe_forbidden_table(rule.has_forbidden(c)));
+        RuleTables {
+            rule,
+            line,
+            threat,
+            maybe_forbidden,
+        }
     }
 
     /// Pattern a stone of colour `c` forms on a line with neighbour key `key`.
@@ -130,6 +140,12 @@ impl RuleTables {
     #[inline(always)]
     pub fn threat(&self, c: Color, pats: [Pattern; 4]) -> Threat {
         self.threat[c.idx()][threat_index(pats)]
+    }
+
+    /// Whether the cell may be a renju double-three point for colour `c`.
+    #[inline(always)]
+    pub fn maybe_forbidden(&self, c: Color, pats: [Pattern; 4]) -> bool {
+        self.maybe_forbidden[c.idx()][threat_index(pats)]
     }
 }
 
@@ -286,6 +302,20 @@ fn build_threat_table(forbidden_rules: bool) -> Box<[Threat]> {
     table
 }
 
+fn build_maybe_forbidden_table(forbidden_rules: bool) -> Box<[bool]> {
+    let mut table = vec![false; 1 << 16].into_boxed_slice();
+    if forbidden_rules {
+        for (idx, slot) in table.iter_mut().enumerate() {
+            let pats = [0, 4, 8, 12].map(|s| Pattern(((idx >> s) & 15) as u8));
+            let threes = pats.iter().filter(|&&p| p == Pattern::F3).count();
+            *slot = threes >= 2
+                && combine(pats, true) != Threat::FORBID
+                && combine(pats, true) != Threat::FIVE;
+        }
+    }
+    table
+}
+
 fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Threat {
     let n = |p: Pattern| pats.iter().filter(|&&x| x == p).count();
     let fours: u32 = pats.iter().map(|p| p.four_count()).sum();
@@ -293,13 +323,8 @@ fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Threat {
     if n(Pattern::F5) > 0 {
         return Threat::FIVE;
     }
-    if forbidden_rules {
-        if n(Pattern::OVERLINE) > 0 || fours >= 2 {
-            return Threat::FORBID;
-        }
-        if f3 >= 2 {
-            return Threat::FLEX3_2X;
-        }
+    if forbidden_rules && (n(Pattern::OVERLINE) > 0 || fours >= 2) {
+        return Threat::FORBID;
     }
     if fours >= 2 || n(Pattern::F4) > 0 {
         return Threat::FLEX4;

@@ -51,6 +51,8 @@ struct CellInfo {
     pats: [Pattern; 4],
     threat: Threat,
     score: i32,
+    /// Renju Black: the cell may be a double-three point (see `is_forbidden`).
+    maybe_forbidden: bool,
 }
 
 #[derive(Clone)]
@@ -185,6 +187,14 @@ impl Board {
         self.info[p.idx()][c.idx()].threat
     }
 
+    /// Whether `c` playing empty cell `p` needs the recursive forbidden check: a cell
+    /// with a definite forbidden shape, or with two threes (renju Black only).
+    #[inline(always)]
+    pub fn needs_forbid_check(&self, c: Color, p: Pos) -> bool {
+        let info = &self.info[p.idx()][c.idx()];
+        info.threat == Threat::FORBID || info.maybe_forbidden
+    }
+
     /// Number of empty cells where `c` has threat class `t`.
     #[inline(always)]
     pub fn threat_count(&self, c: Color, t: Threat) -> u32 {
@@ -285,6 +295,7 @@ impl Board {
             }
             info.pats[dir] = pat;
             let threat = self.tables.threat(c, info.pats);
+            info.maybe_forbidden = self.tables.maybe_forbidden(c, info.pats);
             let score = cell_score(info.pats, threat);
             let counts = &mut self.threat_count[c.idx()];
             counts[info.threat.0 as usize] -= 1;
@@ -321,6 +332,7 @@ impl Board {
             pats,
             threat,
             score: cell_score(pats, threat),
+            maybe_forbidden: self.tables.maybe_forbidden(c, pats),
         }
     }
 

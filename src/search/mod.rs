@@ -3,6 +3,7 @@
 
 pub mod movegen;
 pub mod score;
+pub mod vcf;
 mod worker;
 
 use crate::board::{Board, Pos, Threat};
@@ -127,17 +128,9 @@ pub fn search(
         all.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         all
     });
-    // The main thread's result, unless a helper finished a deeper iteration.
-    let mut chosen: Option<worker::IterationResult> = None;
-    for r in results.into_iter().flatten() {
-        let better = match &chosen {
-            None => true,
-            Some(c) => r.depth > c.depth && r.score >= c.score - 20,
-        };
-        if better {
-            chosen = Some(r);
-        }
-    }
+    // The main thread's result: it is the one whose progress lines were printed.
+    // (Voting among threads is left for when a match shows it gains.)
+    let chosen = results.into_iter().next().flatten();
     match chosen {
         Some(r) if !r.pv.is_empty() => {
             let best = r.pv[0];

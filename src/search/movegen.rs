@@ -67,7 +67,7 @@ pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
                 continue;
             }
         }
-        if us_may_not_play(board, us, p, mine) {
+        if us_may_not_play(board, us, p) {
             continue;
         }
         let score = ATTACK[mine.0 as usize]
@@ -83,11 +83,8 @@ pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
 
 /// Renju Black's forbidden points are never searched.
 #[inline]
-fn us_may_not_play(board: &mut Board, us: Color, p: Pos, mine: Threat) -> bool {
-    if !board.rule().has_forbidden(us) {
-        return false;
-    }
-    mine == Threat::FORBID || (mine == Threat::FLEX3_2X && board.is_forbidden(p))
+pub fn us_may_not_play(board: &mut Board, us: Color, p: Pos) -> bool {
+    board.rule().has_forbidden(us) && board.needs_forbid_check(us, p) && board.is_forbidden(p)
 }
 
 /// Our four moves (for the VCF quiescence), best first.
@@ -97,7 +94,7 @@ pub fn four_moves(board: &mut Board) -> Vec<Pos> {
         .cells_with_threat(us, Threat::BLOCK4)
         .map(|p| (p, board.threat(us, p)))
         .collect();
-    fours.retain(|&(p, t)| !us_may_not_play(board, us, p, t));
+    fours.retain(|&(p, _)| !us_may_not_play(board, us, p));
     fours.sort_by_key(|e| std::cmp::Reverse(e.1));
     fours.into_iter().map(|(p, _)| p).collect()
 }
@@ -117,4 +114,17 @@ pub fn any_legal_move(board: &mut Board) -> Option<Pos> {
         .into_iter()
         .find(|&p| board.is_legal(us, p))
         .or_else(|| cells.first().copied())
+}
+
+/// A legal straight four (or double four) of the side to move: with no five of the
+/// opponent on the board, it wins in three plies.
+pub fn winning_flex4(board: &mut Board) -> Option<Pos> {
+    let us = board.to_move();
+    if board.threat_count(us, Threat::FLEX4) == 0 {
+        return None;
+    }
+    let cells: Vec<Pos> = board.cells_with_threat(us, Threat::FLEX4).collect();
+    cells
+        .into_iter()
+        .find(|&p| board.threat(us, p) == Threat::FLEX4 && !us_may_not_play(board, us, p))
 }

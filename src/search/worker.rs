@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
-use super::movegen::{four_moves, generate, Moves};
+use super::movegen::{four_moves, generate, winning_flex4, Moves};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY};
 use super::{Limits, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
@@ -169,15 +169,10 @@ impl<'a> Worker<'a> {
             Moves::Lost => return lost_in(ply + 2),
             Moves::Block(p) => vec![(p, 0)],
             Moves::List(list) => {
-                if self.board.threat_count(us, Threat::FLEX4) > 0 {
+                if let Some(p) = winning_flex4(&mut self.board) {
                     // An open four (or double four) the opponent cannot stop in time.
-                    if let Some(&(p, _)) = list
-                        .iter()
-                        .find(|&&(p, _)| self.board.threat(us, p) == Threat::FLEX4)
-                    {
-                        self.pv[ply].push(p);
-                        return win_in(ply + 3);
-                    }
+                    self.pv[ply].push(p);
+                    return win_in(ply + 3);
                 }
                 list
             }
@@ -347,7 +342,8 @@ impl<'a> Worker<'a> {
             self.board.undo();
             return score;
         }
-        if self.board.threat_count(us, Threat::FLEX4) > 0 {
+        if let Some(p) = winning_flex4(&mut self.board) {
+            self.pv[ply].push(p);
             return win_in(ply + 3);
         }
         let stand = evaluate(&self.board);

@@ -1,0 +1,273 @@
+//! VCF solver (victory by continuous fours): the attacker plays only fours, the
+//! defender only the forced block. A proof returns the whole winning line.
+//!
+//! Rule-exact through the pattern board: renju Black's fours must not be forbidden and
+//! its fives must be exact; a White four whose block is forbidden for Black wins at
+//! once; overlines and caro's blocked fives win or not as the tables say.
+
+use super::movegen::us_may_not_play;
+use crate::board::{Board, Color, Pos, Threat};
+use std::time::Instant;
+
+/// Outcome of a VCF search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VcfResult {
+    /// A win: the line, attacker first (attacker, defender, ..., attacker).
+    Win(Vec<Pos>),
+    /// No VCF within the depth searched.
+    NoWin,
+    /// The node or time budget ran out first.
+    Unknown,
+}
+
+/// Budget of one VCF search.
+#[derive(Clone, Copy, Debug)]
+pub struct VcfLimits {
+    /// Most attacker moves in a line.
+    pub max_depth: u32,
+    pub max_nodes: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for VcfLimits {
+    fn default() -> Self {
+        VcfLimits {
+            max_depth: 100,
+            max_nodes: u64::MAX,
+            deadline: None,
+        }
+    }
+}
+
+/// Positions proven not to win within a depth, keyed by hash (direct-mapped).
+struct FailCache {
+    keys: Vec<u64>,
+    depths: Vec<u8>,
+}
+
+impl FailCache {
+    fn new(bits: u32) -> Self {
+        FailCache {
+            keys: vec![0; 1 << bits],
+            depths: vec![0; 1 << bits],
+        }
+    }
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.keys.len() - 1)
+    }
+    fn failed(&self, key: u64, depth: u32) -> bool {
+        let i = self.slot(key);
+        self.keys[i] == key && self.depths[i] as u32 >= depth
+    }
+    fn insert(&mut self, key: u64, depth: u32) {
+        let i = self.slot(key);
+        self.keys[i] = key;
+        self.depths[i] = depth.min(255) as u8;
+    }
+}
+
+pub struct VcfSolver {
+    limits: VcfLimits,
+    pub nodes: u64,
+    aborted: bool,
+    /// Whether the current iteration cut a line at its depth limit.
+    hit_limit: bool,
+    fails: FailCache,
+}
+
+impl VcfSolver {
+    pub fn new(limits: VcfLimits) -> Self {
+        VcfSolver {
+            limits,
+            nodes: 0,
+            aborted: false,
+            hit_limit: false,
+            fails: FailCache::new(18),
+        }
+    }
+
+    /// Searches a VCF for the side to move of `board`, deepening the line length.
+    pub fn solve(&mut self, board: &mut Board) -> VcfResult {
+        let attacker = board.to_move();
+        let mut line = Vec::new();
+        let max = self.limits.max_depth;
+        // Short wins first (cheap), then the full depth at once: deepening one move at a
+        // time would re-search long lines dozens of times.
+        let steps = [2, 4, 8, max];
+        for depth in steps.into_iter().filter(|&d| d <= max) {
+            self.hit_limit = false;
+            if self.attack(board, attacker, depth, &mut line) {
+                return VcfResult::Win(line);
+            }
+            if self.aborted {
+                return VcfResult::Unknown;
+            }
+            if !self.hit_limit {
+                // Every line ended before the depth limit: no VCF exists at all.
+                return VcfResult::NoWin;
+            }
+        }
+        VcfResult::NoWin
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.limits.max_nodes {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(1024) {
+            if let Some(d) = self.limits.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Attacker to move with at most `depth` more fours. On success `line` holds the
+    /// winning continuation from here.
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        depth: u32,
+        line: &mut Vec<Pos>,
+    ) -> bool {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return false;
+        }
+        let defender = attacker.opp();
+        if board.threat_count(attacker, Threat::FIVE) > 0 {
+            if let Some(p) = board.cells_with_threat(attacker, Threat::FIVE).next() {
+                line.clear();
+                line.push(p);
+                return true;
+            }
+        }
+        if depth == 0 {
+            self.hit_limit |= board.threat_count_at_least(attacker, Threat::BLOCK4) > 0;
+            return false;
+        }
+        let key = board.hash();
+        if self.fails.failed(key, depth) {
+            return false;
+        }
+        if board.threat_count_at_least(attacker, Threat::BLOCK4) == 0 {
+            self.fails.insert(key, depth);
+            return false;
+        }
+        let their_fives: Vec<Pos> = if board.threat_count(defender, Threat::FIVE) > 0 {
+            board
+                .cells_with_threat(defender, Threat::FIVE)
+                .take(2)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if their_fives.len() > 1 {
+            self.fails.insert(key, depth);
+            return false;
+        }
+        let mut fours = self.four_moves(board, attacker);
+        if let Some(&must) = their_fives.first() {
+            // The opponent threatens five: only a four on that very point keeps the VCF.
+            fours.retain(|&p| p == must);
+        }
+        for mv in fours {
+            board.make(mv, attacker);
+            let won = self.after_four(board, attacker, depth, line);
+            board.undo();
+            if won {
+                line.insert(0, mv);
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.fails.insert(key, depth);
+        false
+    }
+
+    /// After the attacker's four: decide the defender's forced reply.
+    fn after_four(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        depth: u32,
+        line: &mut Vec<Pos>,
+    ) -> bool {
+        let defender = attacker.opp();
+        let fives: Vec<Pos> = match board.threat_count(attacker, Threat::FIVE) {
+            0 => Vec::new(),
+            1 => board
+                .cells_with_threat(attacker, Threat::FIVE)
+                .take(1)
+                .collect(),
+            _ => {
+                return {
+                    line.clear();
+                    true
+                }
+            }
+        };
+        match fives.as_slice() {
+            [] => false,
+            [_, _, ..] => {
+                line.clear();
+                true
+            }
+            [block] => {
+                let block = *block;
+                if board.rule().has_forbidden(defender) && board.is_forbidden(block) {
+                    // Black may not block: White's four wins.
+                    line.clear();
+                    return true;
+                }
+                if board.is_win_move(defender, block) {
+                    // Blocking also completes the defender's five.
+                    return false;
+                }
+                board.make(block, defender);
+                let won = self.attack(board, attacker, depth - 1, line);
+                board.undo();
+                if won {
+                    line.insert(0, block);
+                }
+                won
+            }
+        }
+    }
+
+    /// The attacker's legal fours, the most promising first.
+    fn four_moves(&mut self, board: &mut Board, attacker: Color) -> Vec<Pos> {
+        let last = board
+            .history()
+            .iter()
+            .rev()
+            .find(|m| m.1 == attacker)
+            .map(|m| m.0);
+        let mut fours: Vec<(Pos, i32)> = board
+            .cells_with_threat(attacker, Threat::BLOCK4)
+            .map(|p| {
+                let t = board.threat(attacker, p);
+                let near = last.map(|l| near_on_line(l, p)).unwrap_or(false);
+                (p, t.0 as i32 * 4 + near as i32 * 3)
+            })
+            .collect();
+        fours.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
+        fours.sort_by_key(|e| std::cmp::Reverse(e.1));
+        fours.into_iter().map(|e| e.0).collect()
+    }
+}
+
+/// Whether `b` lies on a line through `a` within 4 cells.
+fn near_on_line(a: Pos, b: Pos) -> bool {
+    let dx = a.x() as i32 - b.x() as i32;
+    let dy = a.y() as i32 - b.y() as i32;
+    let (adx, ady) = (dx.abs(), dy.abs());
+    adx.max(ady) <= 4 && (dx == 0 || dy == 0 || adx == ady)
+}

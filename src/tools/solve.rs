@@ -1,0 +1,247 @@
+//! `pbrain-ferrum solve [--time-ms N] [--threads N] FILE.jsonl`: solves puzzle lines
+//! (explicit black and white stones, side to move, rule, size; extra fields ignored)
+//! and prints one JSON line per puzzle:
+//! `{"id": ..., "move": [x,y] | null, "result": "win" | "loss" | "unknown",
+//!   "line": [[x,y], ...], "nodes": N, "ms": N}`.
+//! The line is the proven winning line, attacker first. A VCF is tried first (its line
+//! is checkable move by move), then the main search with the time left.
+
+use crate::board::{Board, Color, Pos, Rule};
+use crate::engine::Engine;
+use crate::search::score::{WIN, WIN_BOUND};
+use crate::search::vcf::{VcfLimits, VcfResult, VcfSolver};
+use crate::search::Limits;
+use crate::tools::json::{self, Json};
+use anyhow::{anyhow, bail, Context, Result};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Options of the solve tool.
+pub struct SolveOptions {
+    pub time_ms: u64,
+    pub threads: usize,
+}
+
+/// A puzzle as read from a JSONL line.
+pub struct Puzzle {
+    pub id: String,
+    pub board: Board,
+    /// Most attacker moves allowed in the win (`depth` field), if the puzzle sets it.
+    pub depth: Option<u32>,
+    pub answers: Vec<Pos>,
+    /// Whether `answers` lists every winning first move.
+    pub answers_complete: bool,
+    /// The puzzle says there is no win (`kind` "no_vcf" / "no_vct").
+    pub expects_no_win: bool,
+}
+
+/// The answer for one puzzle.
+pub struct Solution {
+    pub mv: Option<Pos>,
+    pub result: &'static str,
+    pub line: Vec<Pos>,
+    pub nodes: u64,
+    pub ms: u64,
+}
+
+fn points(j: Option<&Json>) -> Vec<(i32, i32)> {
+    j.and_then(Json::as_points).unwrap_or_default()
+}
+
+pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
+    let j = json::parse(text).map_err(|e| anyhow!("bad JSON: {e}"))?;
+    let id = match j.get("id") {
+        Some(Json::Str(s)) => s.clone(),
+        Some(Json::Num(n)) => n.to_string(),
+        _ => String::new(),
+    };
+    let rule_name = j.get("rule").and_then(Json::as_str).unwrap_or("freestyle");
+    let rule = Rule::from_name(rule_name).ok_or_else(|| anyhow!("unknown rule {rule_name}"))?;
+    let size = j.get("size").and_then(Json::as_i64).unwrap_or(15) as usize;
+    let mut board = Board::new(size, size, rule)?;
+    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
+        for (x, y) in points(j.get(key)) {
+            let p = board
+                .pos(x as i64, y as i64)
+                .filter(|&p| board.is_empty(p))
+                .ok_or_else(|| anyhow!("bad stone {x},{y}"))?;
+            board.make(p, color);
+        }
+    }
+    let to_move = match j.get("to_move").and_then(Json::as_str) {
+        Some("black") => Color::Black,
+        Some("white") => Color::White,
+        Some(other) => bail!("bad to_move {other}"),
+        None => board.to_move(),
+    };
+    board.set_to_move(to_move);
+    let depth = j
+        .get("depth")
+        .and_then(Json::as_i64)
+        .map(|d| d.max(1) as u32);
+    let answers = points(j.get("answers"))
+        .into_iter()
+        .map(|(x, y)| Pos::from_xy(x as usize, y as usize))
+        .collect();
+    let answers_complete = j
+        .get("answers_complete")
+        .and_then(Json::as_bool)
+        .unwrap_or(false);
+    let expects_no_win = j
+        .get("kind")
+        .and_then(Json::as_str)
+        .is_some_and(|k| k.starts_with("no_"));
+    Ok(Puzzle {
+        id,
+        board,
+        depth,
+        answers,
+        answers_complete,
+        expects_no_win,
+    })
+}
+
+/// Whether a solution answers the puzzle: no win claimed where none is expected; else a
+/// win, starting with a listed answer when the list is complete.
+pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
+    if puzzle.expects_no_win {
+        return s.result != "win";
+    }
+    s.result == "win"
+        && (!puzzle.answers_complete || s.mv.is_some_and(|m| puzzle.answers.contains(&m)))
+}
+
+/// Solves one puzzle within `opts.time_ms`.
+pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> Solution {
+    let start = Instant::now();
+    let deadline = start + Duration::from_millis(opts.time_ms);
+    let mut board = puzzle.board.clone();
+    let mut vcf = VcfSolver::new(VcfLimits {
+        max_depth: puzzle.depth.unwrap_or(VcfLimits::default().max_depth),
+        deadline: Some(deadline),
+        ..VcfLimits::default()
+    });
+    let outcome = vcf.solve(&mut board);
+    let mut nodes = vcf.nodes;
+    let ms = |s: Instant| s.elapsed().as_millis() as u64;
+    if let VcfResult::Win(line) = outcome {
+        return Solution {
+            mv: line.first().copied(),
+            result: "win",
+            line,
+            nodes,
+            ms: ms(start),
+        };
+    }
+    // The main search, limited to the puzzle's win length when it has one.
+    let left = deadline.saturating_duration_since(Instant::now());
+    let limits = Limits {
+        start: Instant::now(),
+        soft: left,
+        hard: left,
+        max_depth: 100,
+        max_nodes: u64::MAX,
+    };
+    let stop = AtomicBool::new(false);
+    let result = engine.search(&board, &limits, &stop, &|_| {});
+    nodes += result.nodes;
+    let max_plies = puzzle.depth.map(|d| 2 * d as i32 - 1).unwrap_or(i32::MAX);
+    let (verdict, line) = if result.score >= WIN_BOUND && WIN - result.score <= max_plies {
+        ("win", result.pv.clone())
+    } else if result.score <= -WIN_BOUND {
+        ("loss", result.pv.clone())
+    } else {
+        ("unknown", Vec::new())
+    };
+    Solution {
+        mv: result.best,
+        result: verdict,
+        line,
+        nodes,
+        ms: ms(start),
+    }
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn json_point(p: Pos) -> String {
+    format!("[{},{}]", p.x(), p.y())
+}
+
+pub fn solution_json(id: &str, s: &Solution) -> String {
+    let line: Vec<String> = s.line.iter().map(|&p| json_point(p)).collect();
+    format!(
+        "{{\"id\": {}, \"move\": {}, \"result\": \"{}\", \"line\": [{}], \"nodes\": {}, \"ms\": {}}}",
+        json_string(id),
+        s.mv.map(json_point).unwrap_or_else(|| "null".into()),
+        s.result,
+        line.join(","),
+        s.nodes,
+        s.ms
+    )
+}
+
+/// Parses `solve` arguments.
+pub fn parse_args(args: &[String]) -> Result<(SolveOptions, String)> {
+    let mut opts = SolveOptions {
+        time_ms: 1000,
+        threads: 1,
+    };
+    let mut file = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--time-ms" => opts.time_ms = it.next().context("--time-ms needs a value")?.parse()?,
+            "--threads" => opts.threads = it.next().context("--threads needs a value")?.parse()?,
+            f if !f.starts_with("--") => file = Some(f.to_string()),
+            other => bail!("unknown option {other}"),
+        }
+    }
+    Ok((
+        opts,
+        file.context("usage: solve [--time-ms N] [--threads N] FILE.jsonl")?,
+    ))
+}
+
+/// Runs the tool: JSON lines to `out`, the summary returned for stderr.
+pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
+    let (opts, file) = parse_args(args)?;
+    let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
+    let engine = Engine::new(64 << 20, opts.threads);
+    let (mut solved, mut failed, mut total_ms, mut slowest) = (0, 0, 0u64, 0u64);
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let puzzle = parse_puzzle(line).with_context(|| format!("{file} line {}", n + 1))?;
+        engine.clear_shared();
+        let s = solve_puzzle(&engine, &puzzle, &opts);
+        writeln!(out, "{}", solution_json(&puzzle.id, &s))?;
+        out.flush()?;
+        if is_solved(&puzzle, &s) {
+            solved += 1;
+        } else {
+            failed += 1;
+        }
+        total_ms += s.ms;
+        slowest = slowest.max(s.ms);
+    }
+    Ok(format!(
+        "solved {solved} failed {failed} of {} in {:.3} s (slowest {slowest} ms)",
+        solved + failed,
+        total_ms as f64 / 1000.0
+    ))
+}
