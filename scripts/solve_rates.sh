@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Solve rates on the shared puzzle sets: runs `pbrain-ferrum solve` on each file and
+# checks every claimed VCF line with ../shared/data/tools/check_line.py.
+#   scripts/solve_rates.sh [TIME_MS (default 1000)] [FILE.jsonl ...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+time_ms=${1:-1000}
+shift || true
+data=../shared/data
+files=("$@")
+[ ${#files[@]} -gt 0 ] || files=("$data"/puzzles/*.jsonl)
+cargo build --release --quiet
+out=$(mktemp -d)
+for f in "${files[@]}"; do
+    name=$(basename "$f" .jsonl)
+    summary=$(target/release/pbrain-ferrum solve --time-ms "$time_ms" "$f" 2>&1 >"$out/$name.out")
+    # Put our lines into the puzzle objects for the checker (VCF answers only).
+    python3 - "$f" "$out/$name.out" "$out/$name.check" <<'PY'
+import json, sys
+puzzles = {}
+for l in open(sys.argv[1]):
+    if l.strip():
+        d = json.loads(l); puzzles[d["id"]] = d
+with open(sys.argv[3], "w") as out:
+    for l in open(sys.argv[2]):
+        s = json.loads(l)
+        p = puzzles[s["id"]]
+        if s["result"] == "win" and p.get("kind", "vcf") == "vcf":
+            p = dict(p); p["line"] = s["line"]; out.write(json.dumps(p) + "\n")
+PY
+    check=$(python3 "$data/tools/check_line.py" --jsonl "$out/$name.check" --quiet | tail -1)
+    printf '%-16s %s | checker: %s\n' "$name" "$summary" "$check"
+done
+rm -rf "$out"

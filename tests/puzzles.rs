@@ -1,0 +1,207 @@
+//! `pbrain-ferrum solve` on a fixed slice of every shared puzzle file, each winning line
+//! checked by the independent checker ../shared/data/tools/check_line.py (renju lines
+//! need the PyPI package `renju`; scripts/test.sh installs it).
+
+use ferrum::tools::json::{self, Json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+}
+
+/// Every `step`-th line of a puzzle file.
+fn slice(file: &str, step: usize) -> Vec<String> {
+    let text = std::fs::read_to_string(data_dir().join("puzzles").join(file)).expect("puzzle file");
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .step_by(step)
+        .map(String::from)
+        .collect()
+}
+
+struct Outcome {
+    solved: usize,
+    total: usize,
+    failures: Vec<String>,
+}
+
+/// Solves the lines, checks the answers and every claimed line.
+fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
+    let dir = std::env::temp_dir().join(format!("ferrum-puzzles-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.jsonl");
+    std::fs::write(&input, puzzles.join("\n") + "\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["solve", "--time-ms", &time_ms.to_string()])
+        .arg(&input)
+        .output()
+        .expect("running solve");
+    assert!(
+        out.status.success(),
+        "solve failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answers: Vec<Json> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| json::parse(l).expect("solve prints JSON lines"))
+        .collect();
+    assert_eq!(answers.len(), puzzles.len(), "one answer per puzzle");
+    let mut failures = Vec::new();
+    let mut solved = 0;
+    // Puzzle objects with our line in place of theirs, for the checker.
+    let mut to_check = Vec::new();
+    for (text, answer) in puzzles.iter().zip(&answers) {
+        let puzzle = json::parse(text).unwrap();
+        let id = puzzle.get("id").and_then(Json::as_str).unwrap().to_string();
+        assert_eq!(answer.get("id").and_then(Json::as_str), Some(id.as_str()));
+        let kind = puzzle.get("kind").and_then(Json::as_str).unwrap_or("vcf");
+        let result = answer.get("result").and_then(Json::as_str).unwrap();
+        let mv = answer
+            .get("move")
+            .and_then(|m| m.as_array())
+            .map(|a| (a[0].as_i64().unwrap() as i32, a[1].as_i64().unwrap() as i32));
+        let answers_list = puzzle
+            .get("answers")
+            .and_then(Json::as_points)
+            .unwrap_or_default();
+        let complete = puzzle
+            .get("answers_complete")
+            .and_then(Json::as_bool)
+            .unwrap_or(false);
+        let ok = if kind.starts_with("no_") {
+            // No false proofs, ever.
+            result != "win"
+        } else {
+            result == "win" && (!complete || mv.is_some_and(|m| answers_list.contains(&m)))
+        };
+        if ok {
+            solved += 1;
+        } else if kind.starts_with("no_") || kind == "vcf" {
+            failures.push(format!("{id}: {kind} answered {result} {mv:?}"));
+        }
+        if result == "win" && kind == "vcf" {
+            let line = answer.get("line").and_then(Json::as_points).unwrap();
+            let line_json: Vec<String> = line.iter().map(|(x, y)| format!("[{x},{y}]")).collect();
+            // Replace the stored line with ours (the text is one JSON object).
+            let body = text.trim_end().trim_end_matches('}');
+            let without_line = match body.find(", \"line\":") {
+                Some(i) => &body[..i],
+                None => body,
+            };
+            to_check.push(format!(
+                "{without_line}, \"line\": [{}]}}",
+                line_json.join(", ")
+            ));
+        }
+    }
+    if !to_check.is_empty() {
+        let check_file = dir.join("check.jsonl");
+        std::fs::write(&check_file, to_check.join("\n") + "\n").unwrap();
+        let out = Command::new("python3")
+            .arg(data_dir().join("tools/check_line.py"))
+            .arg("--jsonl")
+            .arg(&check_file)
+            .arg("--quiet")
+            .output()
+            .expect("python3 is needed for the line checker");
+        let report = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            failures.push(format!("check_line.py rejected lines:\n{report}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    Outcome {
+        solved,
+        total: puzzles.len(),
+        failures,
+    }
+}
+
+fn assert_all(name: &str, o: Outcome) {
+    assert!(
+        o.failures.is_empty(),
+        "{name}: solved {}/{}; failures:\n{}",
+        o.solved,
+        o.total,
+        o.failures.join("\n")
+    );
+}
+
+#[test]
+fn renju_vcf_slice() {
+    let o = solve_and_check("renju", &slice("renju_vcf.jsonl", 10), 1000);
+    assert!(o.total >= 120);
+    assert_all("renju_vcf", o);
+}
+
+#[test]
+fn freestyle_vcf_slice() {
+    let o = solve_and_check("freestyle", &slice("freestyle_vcf.jsonl", 10), 1000);
+    assert!(o.total >= 80);
+    assert_all("freestyle_vcf", o);
+}
+
+#[test]
+fn standard_vcf_slice() {
+    let o = solve_and_check("standard", &slice("standard_vcf.jsonl", 10), 1000);
+    assert!(o.total >= 80);
+    assert_all("standard_vcf", o);
+}
+
+/// Quintet's VCF tests and its "no VCF within the limit" twins (the VCT ones are the
+/// threat-space solver's; they must at least never be claimed falsely).
+#[test]
+fn quintet_vcf_and_no_false_wins() {
+    let lines: Vec<String> = slice("quintet.jsonl", 1)
+        .into_iter()
+        .filter(|l| !l.contains("\"slow\": true"))
+        .collect();
+    let o = solve_and_check("quintet", &lines, 500);
+    assert_all("quintet", o);
+}
+
+/// The checker is really consulted: a winning line cut short must be rejected.
+#[test]
+fn checker_rejects_a_broken_line() {
+    let first = slice("renju_vcf.jsonl", 1).remove(0);
+    let puzzle = json::parse(&first).unwrap();
+    let line = puzzle.get("line").and_then(Json::as_points).unwrap();
+    let short: Vec<String> = line[..line.len() - 2]
+        .iter()
+        .map(|(x, y)| format!("{x},{y}"))
+        .collect();
+    let stones = |key: &str| {
+        let pts = puzzle.get(key).and_then(Json::as_points).unwrap();
+        pts.iter()
+            .map(|(x, y)| format!("{x},{y}"))
+            .collect::<Vec<_>>()
+            .join(";")
+    };
+    let run = |line: &str| {
+        Command::new("python3")
+            .arg(data_dir().join("tools/check_line.py"))
+            .args(["--rule", "renju", "--size", "15", "--to-move"])
+            .arg(puzzle.get("to_move").and_then(Json::as_str).unwrap())
+            .args([
+                "--black",
+                &stones("black"),
+                "--white",
+                &stones("white"),
+                "--line",
+                line,
+            ])
+            .output()
+            .expect("python3")
+            .status
+            .success()
+    };
+    let full: Vec<String> = line.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    assert!(
+        run(&full.join(";")),
+        "the stored line must pass (is the PyPI package renju installed?)"
+    );
+    assert!(!run(&short.join(";")), "a cut line must fail");
+}
