@@ -3,7 +3,7 @@
 //! progress callback.
 
 use crate::board::Board;
-use crate::search::{self, Limits, Progress, SearchResult};
+use crate::search::{self, Limits, Reporter, SearchResult};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 
@@ -86,7 +86,7 @@ impl Engine {
         board: &Board,
         limits: &Limits,
         stop: &AtomicBool,
-        report: &(dyn Fn(&Progress) + Sync),
+        report: Reporter,
     ) -> SearchResult {
         search::search(board, &self.tt, self.threads, limits, stop, report)
     }

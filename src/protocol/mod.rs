@@ -6,7 +6,7 @@ mod reader;
 mod session;
 
 use crate::logging::LogSink;
-use crate::search::{Progress, SearchResult};
+use crate::search::{SearchEvent, SearchResult};
 use std::time::Instant;
 
 /// What the session loop waits for: manager lines (from the reader thread) and
@@ -14,7 +14,7 @@ use std::time::Instant;
 pub enum Event {
     Line(String, Instant),
     Eof,
-    Progress(Progress),
+    Search(SearchEvent),
     Done(session::Request, SearchResult),
 }
 

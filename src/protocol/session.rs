@@ -9,7 +9,7 @@ use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
-use crate::search::{Limits, Progress, SearchResult};
+use crate::search::{Limits, Progress, SearchEvent, SearchResult};
 use crate::timeman::TimeControl;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,11 +104,12 @@ impl Session {
                     }
                 }
                 Event::Eof => self.exit(),
-                Event::Progress(p) => {
+                Event::Search(SearchEvent::Iteration(p)) => {
                     if self.search.is_some() {
                         self.out.line(&progress_line(&p));
                     }
                 }
+                Event::Search(SearchEvent::RootMove(_)) => {}
                 Event::Done(request, result) => {
                     self.search = None;
                     self.finish(request, result);
@@ -402,11 +403,9 @@ impl Session {
         }
         let budget = self.time.budget(board.empty_count());
         let limits = Limits {
-            start: at,
-            soft: budget.soft,
-            hard: budget.hard,
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            ..Limits::time(at, budget.soft, budget.hard)
         };
         let stop = Arc::new(AtomicBool::new(false));
         self.search = Some(stop.clone());
@@ -416,8 +415,8 @@ impl Session {
             .name("search".into())
             .stack_size(16 << 20)
             .spawn(move || {
-                let report = |p: &Progress| {
-                    let _ = events.send(Event::Progress(p.clone()));
+                let report = |e: &SearchEvent| {
+                    let _ = events.send(Event::Search(e.clone()));
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     lock(&engine).search(&board, &limits, &stop, &report)

@@ -23,20 +23,58 @@ pub struct Limits {
     pub hard: Duration,
     pub max_depth: i32,
     pub max_nodes: u64,
+    /// Root moves not to consider (multi-PV searches the next best lines this way).
+    pub exclude: Vec<Pos>,
+    /// Whether to report each root move as the main thread starts it (realtime GUIs).
+    pub report_root_moves: bool,
+}
+
+impl Default for Limits {
+    /// No limit at all: the caller sets what it needs.
+    fn default() -> Self {
+        Limits {
+            start: Instant::now(),
+            soft: Duration::MAX,
+            hard: Duration::MAX,
+            max_depth: score::MAX_PLY as i32 - 28,
+            max_nodes: u64::MAX,
+            exclude: Vec::new(),
+            report_root_moves: false,
+        }
+    }
 }
 
 impl Limits {
     /// A search limited by depth only (bench, tests).
     pub fn depth(depth: i32) -> Limits {
         Limits {
-            start: Instant::now(),
-            soft: Duration::MAX,
-            hard: Duration::MAX,
             max_depth: depth,
-            max_nodes: u64::MAX,
+            ..Limits::default()
+        }
+    }
+
+    /// A search limited by time from `start`.
+    pub fn time(start: Instant, soft: Duration, hard: Duration) -> Limits {
+        Limits {
+            start,
+            soft,
+            hard,
+            ..Limits::default()
         }
     }
 }
+
+/// What the search reports while it runs (from the main search thread).
+#[derive(Clone, Debug)]
+pub enum SearchEvent {
+    /// An iteration completed.
+    Iteration(Progress),
+    /// The main thread starts searching this root move (when asked for).
+    RootMove(Pos),
+}
+
+/// The progress callback type.
+pub type Reporter<'a> = &'a (dyn Fn(&SearchEvent) + Sync);
 
 /// State shared by the threads of one search.
 pub struct SharedState<'a> {
@@ -68,15 +106,14 @@ pub struct SearchResult {
 }
 
 /// Searches `board` for its side to move with `threads` threads until a limit is hit
-/// or `stop` is set. `report` is called from the main search thread after each
-/// completed iteration.
+/// or `stop` is set. `report` is called from the main search thread.
 pub fn search(
     board: &Board,
     tt: &TranspositionTable,
     threads: usize,
     limits: &Limits,
     stop: &AtomicBool,
-    report: &(dyn Fn(&Progress) + Sync),
+    report: Reporter,
 ) -> SearchResult {
     let shared = SharedState {
         tt,
@@ -104,25 +141,14 @@ pub fn search(
                 let b = root.clone();
                 let shared = &shared;
                 scope.spawn(move || {
-                    let mut w = Worker::new(b, shared, limits, id);
-                    w.run(|_| {});
+                    let mut w = Worker::new(b, shared, limits, id, None);
+                    w.run();
                     w.best
                 })
             })
             .collect();
-        let mut main = Worker::new(root.clone(), &shared, limits, 0);
-        main.run(|w| {
-            if let Some(best) = &w.best {
-                report(&Progress {
-                    depth: best.depth,
-                    seldepth: w.seldepth,
-                    score: best.score,
-                    nodes: shared.nodes.load(Ordering::Relaxed) + w.nodes,
-                    elapsed: limits.start.elapsed(),
-                    pv: best.pv.clone(),
-                });
-            }
-        });
+        let mut main = Worker::new(root.clone(), &shared, limits, 0, Some(report));
+        main.run();
         shared.stop.store(true, Ordering::Relaxed);
         let mut all = vec![main.best];
         all.extend(handles.into_iter().map(|h| h.join().ok().flatten()));

@@ -2,7 +2,7 @@
 
 use super::movegen::{four_moves, generate, winning_flex4, Moves};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY};
-use super::{Limits, SharedState};
+use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
 use crate::tt::Bound;
@@ -26,6 +26,8 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
+    /// The main thread reports progress; helpers have none.
+    report: Option<Reporter<'a>>,
 }
 
 #[derive(Clone, Debug)]
@@ -36,7 +38,13 @@ pub struct IterationResult {
 }
 
 impl<'a> Worker<'a> {
-    pub fn new(board: Board, shared: &'a SharedState<'a>, limits: &'a Limits, id: usize) -> Self {
+    pub fn new(
+        board: Board,
+        shared: &'a SharedState<'a>,
+        limits: &'a Limits,
+        id: usize,
+        report: Option<Reporter<'a>>,
+    ) -> Self {
         Worker {
             board,
             shared,
@@ -49,6 +57,7 @@ impl<'a> Worker<'a> {
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
             best: None,
+            report,
         }
     }
 
@@ -80,9 +89,8 @@ impl<'a> Worker<'a> {
         self.shared.nodes.fetch_add(add, Ordering::Relaxed);
     }
 
-    /// Iterative deepening. `on_iteration` is called by the caller's thread after each
-    /// completed depth with this worker's result.
-    pub fn run(&mut self, mut on_iteration: impl FnMut(&Worker)) {
+    /// Iterative deepening; the main thread reports each completed depth.
+    pub fn run(&mut self) {
         let first = 1 + (self.id % 2) as i32;
         let mut depth = first;
         while depth <= self.limits.max_depth {
@@ -111,7 +119,17 @@ impl<'a> Worker<'a> {
                 score,
                 pv: self.pv[0].clone(),
             });
-            on_iteration(self);
+            if let Some(report) = self.report {
+                report(&SearchEvent::Iteration(Progress {
+                    depth,
+                    seldepth: self.seldepth,
+                    score,
+                    nodes: self.shared.nodes.load(Ordering::Relaxed) + self.nodes
+                        - self.flushed_nodes,
+                    elapsed: self.limits.start.elapsed(),
+                    pv: self.pv[0].clone(),
+                }));
+            }
             if self.stopped() || is_mate(score) && depth > (super::score::WIN - score.abs()) + 2 {
                 break;
             }
@@ -213,6 +231,12 @@ impl<'a> Worker<'a> {
         }
 
         let mut list = list;
+        if ply == 0 && !self.limits.exclude.is_empty() {
+            list.retain(|m| !self.limits.exclude.contains(&m.0));
+            if list.is_empty() {
+                return -INFINITE;
+            }
+        }
         self.order(&mut list, tt_move, ply);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -221,6 +245,11 @@ impl<'a> Worker<'a> {
             let quiet = self.board.threat(us, mv) < Threat::FLEX3
                 && self.board.threat(them, mv) < Threat::FLEX3;
             let new_depth = if forced { depth } else { depth - 1 };
+            if ply == 0 && self.limits.report_root_moves {
+                if let Some(report) = self.report {
+                    report(&SearchEvent::RootMove(mv));
+                }
+            }
             self.board.make(mv, us);
             let mut score;
             if i == 0 {

@@ -135,13 +135,7 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     }
     // The main search, limited to the puzzle's win length when it has one.
     let left = deadline.saturating_duration_since(Instant::now());
-    let limits = Limits {
-        start: Instant::now(),
-        soft: left,
-        hard: left,
-        max_depth: 100,
-        max_nodes: u64::MAX,
-    };
+    let limits = Limits::time(Instant::now(), left, left);
     let stop = AtomicBool::new(false);
     let result = engine.search(&board, &limits, &stop, &|_| {});
     nodes += result.nodes;
