@@ -4,6 +4,7 @@
 pub mod movegen;
 pub mod score;
 pub mod vcf;
+pub mod vct;
 mod worker;
 
 use crate::board::{Board, Pos, Threat};

@@ -23,7 +23,7 @@ pub enum VcfResult {
 /// Budget of one VCF search.
 #[derive(Clone, Copy, Debug)]
 pub struct VcfLimits {
-    /// Most attacker moves in a line.
+    /// Most attacker moves in a line, the final five included.
     pub max_depth: u32,
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
@@ -38,6 +38,9 @@ impl Default for VcfLimits {
         }
     }
 }
+
+/// Depth stored for a failure that did not depend on the depth limit.
+const COMPLETE: u32 = 255;
 
 /// Positions proven not to win within a depth, keyed by hash (direct-mapped).
 struct FailCache {
@@ -55,9 +58,10 @@ impl FailCache {
     fn slot(&self, key: u64) -> usize {
         (key as usize) & (self.keys.len() - 1)
     }
-    fn failed(&self, key: u64, depth: u32) -> bool {
+    /// The depth up to which `key` is known to fail ([`COMPLETE`]: at every depth).
+    fn lookup(&self, key: u64) -> Option<u32> {
         let i = self.slot(key);
-        self.keys[i] == key && self.depths[i] as u32 >= depth
+        (self.keys[i] == key).then_some(self.depths[i] as u32)
     }
     fn insert(&mut self, key: u64, depth: u32) {
         let i = self.slot(key);
@@ -68,7 +72,10 @@ impl FailCache {
 
 pub struct VcfSolver {
     limits: VcfLimits,
+    /// Nodes searched over every call.
     pub nodes: u64,
+    /// `nodes` when the current call started (the node budget is per call).
+    call_start: u64,
     aborted: bool,
     /// Whether the current iteration cut a line at its depth limit.
     hit_limit: bool,
@@ -80,14 +87,23 @@ impl VcfSolver {
         VcfSolver {
             limits,
             nodes: 0,
+            call_start: 0,
             aborted: false,
             hit_limit: false,
             fails: FailCache::new(18),
         }
     }
 
+    /// Searches with new limits, keeping what the solver learnt (same attacker only).
+    pub fn solve_with(&mut self, board: &mut Board, limits: VcfLimits) -> VcfResult {
+        self.limits = limits;
+        self.solve(board)
+    }
+
     /// Searches a VCF for the side to move of `board`, deepening the line length.
     pub fn solve(&mut self, board: &mut Board) -> VcfResult {
+        self.aborted = false;
+        self.call_start = self.nodes;
         let attacker = board.to_move();
         let mut line = Vec::new();
         let max = self.limits.max_depth;
@@ -114,7 +130,7 @@ impl VcfSolver {
         if self.aborted {
             return true;
         }
-        if self.nodes >= self.limits.max_nodes {
+        if self.nodes - self.call_start >= self.limits.max_nodes {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(1024) {
             if let Some(d) = self.limits.deadline {
@@ -140,6 +156,11 @@ impl VcfSolver {
             return false;
         }
         let defender = attacker.opp();
+        if depth == 0 {
+            // The five itself counts as an attacker move (quintet's convention).
+            self.hit_limit |= board.threat_count_at_least(attacker, Threat::BLOCK4) > 0;
+            return false;
+        }
         if board.threat_count(attacker, Threat::FIVE) > 0 {
             if let Some(p) = board.cells_with_threat(attacker, Threat::FIVE).next() {
                 line.clear();
@@ -147,16 +168,18 @@ impl VcfSolver {
                 return true;
             }
         }
-        if depth == 0 {
-            self.hit_limit |= board.threat_count_at_least(attacker, Threat::BLOCK4) > 0;
-            return false;
-        }
         let key = board.hash();
-        if self.fails.failed(key, depth) {
-            return false;
+        match self.fails.lookup(key) {
+            Some(COMPLETE) => return false,
+            Some(d) if d >= depth => {
+                // A failure cut by a depth limit: deeper searches may still win here.
+                self.hit_limit = true;
+                return false;
+            }
+            _ => {}
         }
         if board.threat_count_at_least(attacker, Threat::BLOCK4) == 0 {
-            self.fails.insert(key, depth);
+            self.fails.insert(key, COMPLETE);
             return false;
         }
         let their_fives: Vec<Pos> = if board.threat_count(defender, Threat::FIVE) > 0 {
@@ -168,28 +191,36 @@ impl VcfSolver {
             Vec::new()
         };
         if their_fives.len() > 1 {
-            self.fails.insert(key, depth);
+            self.fails.insert(key, COMPLETE);
             return false;
         }
-        let mut fours = self.four_moves(board, attacker);
+        let mut fours = four_moves(board, attacker);
         if let Some(&must) = their_fives.first() {
             // The opponent threatens five: only a four on that very point keeps the VCF.
             fours.retain(|&p| p == must);
         }
+        // Whether this subtree hits the depth limit decides how its failure is stored.
+        let outer_hit = std::mem::replace(&mut self.hit_limit, false);
+        let mut won = false;
         for mv in fours {
             board.make(mv, attacker);
-            let won = self.after_four(board, attacker, depth, line);
+            won = self.after_four(board, attacker, depth, line);
             board.undo();
             if won {
                 line.insert(0, mv);
-                return true;
+                break;
             }
             if self.aborted {
-                return false;
+                break;
             }
         }
-        self.fails.insert(key, depth);
-        false
+        let limited = self.hit_limit;
+        self.hit_limit |= outer_hit;
+        if !won && !self.aborted {
+            self.fails
+                .insert(key, if limited { depth } else { COMPLETE });
+        }
+        won
     }
 
     /// After the attacker's four: decide the defender's forced reply.
@@ -241,27 +272,79 @@ impl VcfSolver {
             }
         }
     }
+}
 
-    /// The attacker's legal fours, the most promising first.
-    fn four_moves(&mut self, board: &mut Board, attacker: Color) -> Vec<Pos> {
-        let last = board
-            .history()
-            .iter()
-            .rev()
-            .find(|m| m.1 == attacker)
-            .map(|m| m.0);
-        let mut fours: Vec<(Pos, i32)> = board
-            .cells_with_threat(attacker, Threat::BLOCK4)
-            .map(|p| {
-                let t = board.threat(attacker, p);
-                let near = last.map(|l| near_on_line(l, p)).unwrap_or(false);
-                (p, t.0 as i32 * 4 + near as i32 * 3)
-            })
-            .collect();
-        fours.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
-        fours.sort_by_key(|e| std::cmp::Reverse(e.1));
-        fours.into_iter().map(|e| e.0).collect()
+/// The attacker's legal fours, the most promising first.
+pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
+    let last = board
+        .history()
+        .iter()
+        .rev()
+        .find(|m| m.1 == attacker)
+        .map(|m| m.0);
+    let mut fours: Vec<(Pos, i32)> = board
+        .cells_with_threat(attacker, Threat::BLOCK4)
+        .map(|p| {
+            let t = board.threat(attacker, p);
+            let near = last.map(|l| near_on_line(l, p)).unwrap_or(false);
+            (p, t.0 as i32 * 4 + near as i32 * 3)
+        })
+        .collect();
+    fours.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
+    fours.sort_by_key(|e| std::cmp::Reverse(e.1));
+    fours.into_iter().map(|e| e.0).collect()
+}
+
+/// Replays a VCF `line` (attacker first) for `attacker` to move on `board` and tells
+/// whether it still wins there, move by move on the real board: every attacker move
+/// legal and a four, every defender reply the forced one, the defender never holding a
+/// five. Anything unexpected counts as "does not win" (the caller then searches).
+pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
+    let defender = attacker.opp();
+    let mut made = 0;
+    let mut won = false;
+    let mut i = 0;
+    while i < line.len() {
+        let a = line[i];
+        if !board.is_empty(a) || board.threat_count(defender, Threat::FIVE) > 0 {
+            break;
+        }
+        if board.is_win_move(attacker, a) {
+            won = true;
+            break;
+        }
+        if us_may_not_play(board, attacker, a) {
+            break;
+        }
+        board.make(a, attacker);
+        made += 1;
+        let fives = board.threat_count(attacker, Threat::FIVE);
+        if fives >= 2 {
+            won = true;
+            break;
+        }
+        let Some(block) = board.cells_with_threat(attacker, Threat::FIVE).next() else {
+            break;
+        };
+        if board.rule().has_forbidden(defender) && board.is_forbidden(block) {
+            won = true;
+            break;
+        }
+        if line.get(i + 1) != Some(&block) || board.is_win_move(defender, block) {
+            break;
+        }
+        board.make(block, defender);
+        made += 1;
+        i += 2;
     }
+    if !won && i >= line.len() {
+        won = board.threat_count(attacker, Threat::FIVE) > 0
+            && board.threat_count(defender, Threat::FIVE) == 0;
+    }
+    for _ in 0..made {
+        board.undo();
+    }
+    won
 }
 
 /// Whether `b` lies on a line through `a` within 4 cells.

@@ -10,6 +10,7 @@ use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::search::score::{WIN, WIN_BOUND};
 use crate::search::vcf::{VcfLimits, VcfResult, VcfSolver};
+use crate::search::vct::{VctLimits, VctSolver};
 use crate::search::Limits;
 use crate::tools::json::{self, Json};
 use anyhow::{anyhow, bail, Context, Result};
@@ -33,6 +34,18 @@ pub struct Puzzle {
     pub answers_complete: bool,
     /// The puzzle says there is no win (`kind` "no_vcf" / "no_vct").
     pub expects_no_win: bool,
+    /// What the puzzle asks for, from its `kind`: a VCF only, a VCT, or any win.
+    pub question: Question,
+    /// Most attacker moves of a VCF inside a VCT (`threat_limit` field, quintet's name).
+    pub threat_limit: Option<u32>,
+}
+
+/// The kind of win a puzzle asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    Vcf,
+    Vct,
+    Any,
 }
 
 /// The answer for one puzzle.
@@ -91,6 +104,18 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
         .get("kind")
         .and_then(Json::as_str)
         .is_some_and(|k| k.starts_with("no_"));
+    let kind = j.get("kind").and_then(Json::as_str).unwrap_or("");
+    let question = if kind.contains("vcf") {
+        Question::Vcf
+    } else if kind.contains("vct") {
+        Question::Vct
+    } else {
+        Question::Any
+    };
+    let threat_limit = j
+        .get("threat_limit")
+        .and_then(Json::as_i64)
+        .map(|t| t.max(0) as u32);
     Ok(Puzzle {
         id,
         board,
@@ -98,6 +123,8 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
         answers,
         answers_complete,
         expects_no_win,
+        question,
+        threat_limit,
     })
 }
 
@@ -124,14 +151,41 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     let outcome = vcf.solve(&mut board);
     let mut nodes = vcf.nodes;
     let ms = |s: Instant| s.elapsed().as_millis() as u64;
+    let win = |line: Vec<Pos>, nodes: u64| Solution {
+        mv: line.first().copied(),
+        result: "win",
+        line,
+        nodes,
+        ms: ms(start),
+    };
     if let VcfResult::Win(line) = outcome {
-        return Solution {
-            mv: line.first().copied(),
-            result: "win",
-            line,
-            nodes,
-            ms: ms(start),
-        };
+        return win(line, nodes);
+    }
+    let unknown = |nodes: u64| Solution {
+        mv: None,
+        result: "unknown",
+        line: Vec::new(),
+        nodes,
+        ms: ms(start),
+    };
+    if puzzle.question == Question::Vcf {
+        return unknown(nodes);
+    }
+    let mut vct = VctSolver::new(VctLimits {
+        max_depth: puzzle.depth.unwrap_or(VctLimits::default().max_depth),
+        vcf_depth: puzzle
+            .threat_limit
+            .unwrap_or(VctLimits::default().vcf_depth),
+        deadline: Some(deadline),
+        ..VctLimits::default()
+    });
+    let outcome = vct.solve(&mut board);
+    nodes += vct.total_nodes();
+    if let VcfResult::Win(line) = outcome {
+        return win(line, nodes);
+    }
+    if puzzle.question == Question::Vct {
+        return unknown(nodes);
     }
     // The main search, limited to the puzzle's win length when it has one.
     let left = deadline.saturating_duration_since(Instant::now());

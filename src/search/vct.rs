@@ -1,0 +1,331 @@
+//! VCT solver (victory by continuous threats): the attacker plays fours and threes;
+//! every defence is tried.
+//!
+//! Soundness comes from the defence side. After a three the attacker threatens a VCF
+//! line `L` (found by the VCF solver as if the defender passed). A defender move can
+//! refute `L` only if it is a four (it gains a tempo) or lies within reach of `L`'s
+//! cells on one of their lines; every other move leaves `L` winning as it stands. Each
+//! candidate defence is first tested by replaying `L` on the real board (an exact
+//! check); only the defences that break `L` are searched further. So a reported win is
+//! a proof, within the depth limits, never a guess.
+
+use super::movegen::us_may_not_play;
+use super::vcf::{four_moves, replay_wins, VcfLimits, VcfResult, VcfSolver};
+use crate::board::types::DIRS;
+use crate::board::{Board, Color, Pos, Threat};
+use std::time::Instant;
+
+/// Budget and limits of a VCT search.
+#[derive(Clone, Copy, Debug)]
+pub struct VctLimits {
+    /// Most attacker moves in a line (threats, fours and the final five).
+    pub max_depth: u32,
+    /// Most attacker moves of any VCF the search relies on: a VCF that wins outright,
+    /// or the VCF a threat threatens (quintet's `threat_limit`).
+    pub vcf_depth: u32,
+    pub max_nodes: u64,
+    pub deadline: Option<Instant>,
+}
+
+impl Default for VctLimits {
+    fn default() -> Self {
+        VctLimits {
+            max_depth: 20,
+            vcf_depth: 12,
+            max_nodes: u64::MAX,
+            deadline: None,
+        }
+    }
+}
+
+/// Nodes an inner VCF search may spend.
+const INNER_VCF_NODES: u64 = 20_000;
+/// Threat moves tried at one attacker node, best first.
+const MAX_THREES: usize = 400;
+
+/// Failures keyed by position: (hash, depth, unused).
+struct FailCache {
+    entries: Vec<(u64, u8, u8)>,
+}
+
+impl FailCache {
+    fn new(bits: u32) -> Self {
+        FailCache {
+            entries: vec![(0, 0, 0); 1 << bits],
+        }
+    }
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.entries.len() - 1)
+    }
+    fn failed(&self, key: u64, depth: u32, threats: u32) -> bool {
+        let (k, d, t) = self.entries[self.slot(key)];
+        k == key && d as u32 >= depth && t as u32 >= threats
+    }
+    fn insert(&mut self, key: u64, depth: u32, threats: u32) {
+        let i = self.slot(key);
+        self.entries[i] = (key, depth.min(255) as u8, threats.min(255) as u8);
+    }
+}
+
+pub struct VctSolver {
+    limits: VctLimits,
+    vcf: VcfSolver,
+    pub nodes: u64,
+    aborted: bool,
+    fails: FailCache,
+    attacker: Color,
+}
+
+/// Outcome of a VCT search (the line is a principal variation of the proof).
+pub type VctResult = VcfResult;
+
+impl VctSolver {
+    pub fn new(limits: VctLimits) -> Self {
+        VctSolver {
+            limits,
+            vcf: VcfSolver::new(VcfLimits::default()),
+            nodes: 0,
+            aborted: false,
+            fails: FailCache::new(16),
+            attacker: Color::Black,
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes + self.vcf.nodes
+    }
+
+    /// Searches a VCT for the side to move, deepening the number of attacker moves.
+    pub fn solve(&mut self, board: &mut Board) -> VctResult {
+        self.attacker = board.to_move();
+        let mut line = Vec::new();
+        for depth in 1..=self.limits.max_depth {
+            if self.attack(board, depth, &mut line) {
+                return VcfResult::Win(line);
+            }
+            if self.aborted {
+                return VcfResult::Unknown;
+            }
+        }
+        VcfResult::NoWin
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if !self.aborted {
+            let used = self.total_nodes();
+            if used >= self.limits.max_nodes {
+                self.aborted = true;
+            } else if let Some(d) = self.limits.deadline {
+                if Instant::now() >= d {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// A VCF for the side to move within `depth` fours (bounded effort; "unknown" is
+    /// treated as no VCF, which can only lose wins, never invent one).
+    fn vcf(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
+        let limits = VcfLimits {
+            max_depth: depth,
+            max_nodes: INNER_VCF_NODES,
+            deadline: self.limits.deadline,
+        };
+        match self.vcf.solve_with(board, limits) {
+            VcfResult::Win(line) => Some(line),
+            _ => None,
+        }
+    }
+
+    /// Attacker to move with at most `depth` more attacker moves.
+    fn attack(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Pos>) -> bool {
+        self.nodes += 1;
+        if depth == 0 || self.out_of_budget() {
+            return false;
+        }
+        let attacker = self.attacker;
+        let defender = attacker.opp();
+        if let Some(l) = self.vcf(board, depth.min(self.limits.vcf_depth)) {
+            *line = l;
+            return true;
+        }
+        // A threat and at least a five after it.
+        if depth < 2 {
+            return false;
+        }
+        let key = board.hash();
+        if self.fails.failed(key, depth, 0) {
+            return false;
+        }
+        // A four of the defender must be blocked; the VCF above covered blocking fours.
+        let their_five = if board.threat_count(defender, Threat::FIVE) > 0 {
+            match board
+                .cells_with_threat(defender, Threat::FIVE)
+                .take(2)
+                .collect::<Vec<_>>()[..]
+            {
+                [p] => Some(p),
+                _ => {
+                    self.fails.insert(key, depth, 0);
+                    return false;
+                }
+            }
+        } else {
+            None
+        };
+        // Fours that lead into threats, then threats; with a five of the defender on the
+        // board, only moves that block it.
+        let mut fours = four_moves(board, attacker);
+        if let Some(must) = their_five {
+            fours.retain(|&p| p == must);
+        }
+        for mv in fours {
+            if self.four_then(board, mv, depth, line) {
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        for mv in self.three_moves(board, their_five) {
+            board.make(mv, attacker);
+            let won = self.after_threat(board, depth, line);
+            board.undo();
+            if won {
+                line.insert(0, mv);
+                return true;
+            }
+            if self.aborted {
+                return false;
+            }
+        }
+        self.fails.insert(key, depth, 0);
+        false
+    }
+
+    /// The attacker's four `mv`, the forced block, then the attack goes on.
+    fn four_then(&mut self, board: &mut Board, mv: Pos, depth: u32, line: &mut Vec<Pos>) -> bool {
+        let attacker = self.attacker;
+        let defender = attacker.opp();
+        board.make(mv, attacker);
+        let mut won = false;
+        let block = board.cells_with_threat(attacker, Threat::FIVE).next();
+        if let Some(block) = block {
+            // Two five points or a forbidden block were found by the VCF already.
+            if board.threat_count(attacker, Threat::FIVE) == 1
+                && !board.is_win_move(defender, block)
+                && !us_may_not_play(board, defender, block)
+            {
+                board.make(block, defender);
+                won = self.attack(board, depth - 1, line);
+                board.undo();
+                if won {
+                    line.insert(0, block);
+                    line.insert(0, mv);
+                }
+            }
+        }
+        board.undo();
+        won
+    }
+
+    /// Legal non-four moves that build a threat (a three, or two lesser shapes), best
+    /// first. Whether a move really threatens is decided after it: a VCF must follow.
+    fn three_moves(&mut self, board: &mut Board, must: Option<Pos>) -> Vec<Pos> {
+        let attacker = self.attacker;
+        let mut moves: Vec<(Pos, Threat)> = board
+            .candidates()
+            .filter(|&p| must.is_none_or(|m| m == p))
+            .map(|p| (p, board.threat(attacker, p)))
+            .filter(|&(_, t)| t >= Threat::FLEX2 && t < Threat::BLOCK4)
+            .collect();
+        moves.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
+        moves.sort_by_key(|e| std::cmp::Reverse(e.1));
+        moves.truncate(MAX_THREES);
+        moves.into_iter().map(|e| e.0).collect()
+    }
+
+    /// After the attacker's threat move: it must threaten a VCF, and every defence must
+    /// lose.
+    fn after_threat(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Pos>) -> bool {
+        let attacker = self.attacker;
+        let defender = attacker.opp();
+        if board.threat_count(defender, Threat::FIVE) > 0 {
+            return false;
+        }
+        // The threat: a VCF if the defender passed.
+        board.set_to_move(attacker);
+        let threat = self.vcf(board, (depth - 1).min(self.limits.vcf_depth));
+        board.set_to_move(defender);
+        let Some(threat_line) = threat else {
+            return false;
+        };
+        let defences = self.defences(board, &threat_line);
+        // The principal variation: the first defence that needed a new attack, else the
+        // first defence with the threat line itself.
+        let mut principal: Option<Vec<Pos>> = None;
+        let mut first: Option<Pos> = None;
+        for m in defences {
+            board.make(m, defender);
+            let refuted = replay_wins(board, attacker, &threat_line);
+            let mut sub = Vec::new();
+            let holds = refuted || self.attack(board, depth - 1, &mut sub);
+            board.undo();
+            if !holds {
+                return false;
+            }
+            first.get_or_insert(m);
+            if !refuted && principal.is_none() {
+                principal = Some(std::iter::once(m).chain(sub).collect());
+            }
+        }
+        let fallback = || {
+            first
+                .into_iter()
+                .chain(threat_line.iter().copied())
+                .collect()
+        };
+        *line = principal.unwrap_or_else(fallback);
+        true
+    }
+
+    /// Every defender move that might break `threat_line`: its own fours and the legal
+    /// empty cells on a line within reach of the line's cells.
+    fn defences(&mut self, board: &mut Board, threat_line: &[Pos]) -> Vec<Pos> {
+        let defender = self.attacker.opp();
+        // Renju forbidden checks look further along lines than the patterns do.
+        let reach: isize = if board.rule() == crate::board::Rule::Renju {
+            8
+        } else {
+            5
+        };
+        let mut near = vec![false; crate::board::types::CELLS];
+        for &p in threat_line {
+            for step in DIRS {
+                for k in -reach..=reach {
+                    let q = p.offset(k * step);
+                    if let Some(cell) = near.get_mut(q.idx()) {
+                        *cell = true;
+                    }
+                }
+            }
+        }
+        let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+        let mut out: Vec<(Pos, i32)> = Vec::new();
+        for p in cells {
+            let four = board.threat(defender, p) >= Threat::BLOCK4;
+            if !(near[p.idx()] || four) || us_may_not_play(board, defender, p) {
+                continue;
+            }
+            // Likely refutations first: the line's own cells, then strong points.
+            let on_line = threat_line.contains(&p) as i32;
+            let score = on_line * 1000
+                + board.threat(self.attacker, p).0 as i32 * 10
+                + board.threat(defender, p).0 as i32;
+            out.push((p, score));
+        }
+        out.sort_by_key(|e| std::cmp::Reverse(e.1));
+        out.into_iter().map(|e| e.0).collect()
+    }
+}
