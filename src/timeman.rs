@@ -39,9 +39,11 @@ fn moves_to_go(empty_cells: usize) -> u64 {
     ((empty_cells as u64) / 8).clamp(12, 40)
 }
 
-/// Latency reserve: process wake-up, pipe, manager's own measurement.
+/// Latency reserve: process wake-up, pipe, the manager's own measurement, and a busy
+/// machine (matches run several engines per core) that can hold a thread off the CPU
+/// for tens of milliseconds.
 fn margin(limit_ms: u64) -> u64 {
-    (limit_ms / 16).clamp(15, 120)
+    (limit_ms / 10).clamp(30, 150)
 }
 
 impl TimeControl {
@@ -89,7 +91,7 @@ mod tests {
             left_ms: None,
         };
         let b = tc.budget(200);
-        assert!(b.hard <= Duration::from_millis(960) && b.hard >= Duration::from_millis(900));
+        assert!(b.hard <= Duration::from_millis(920) && b.hard >= Duration::from_millis(850));
         assert!(b.soft < b.hard);
     }
 

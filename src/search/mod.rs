@@ -2,6 +2,7 @@
 //! Lazy SMP threads on a shared transposition table.
 
 pub mod movegen;
+pub mod root_tactics;
 pub mod score;
 pub mod vcf;
 pub mod vct;
@@ -28,6 +29,10 @@ pub struct Limits {
     pub exclude: Vec<Pos>,
     /// Whether to report each root move as the main thread starts it (realtime GUIs).
     pub report_root_moves: bool,
+    /// Only these root moves, when set (the root tactics fill it in).
+    pub allowed: Option<Vec<Pos>>,
+    /// Whether to run the root tactics (VCF/VCT wins, VCF defence) first.
+    pub root_tactics: bool,
 }
 
 impl Default for Limits {
@@ -41,6 +46,8 @@ impl Default for Limits {
             max_nodes: u64::MAX,
             exclude: Vec::new(),
             report_root_moves: false,
+            allowed: None,
+            root_tactics: true,
         }
     }
 }
@@ -136,6 +143,33 @@ pub fn search(
     if let Some(p) = fallback.filter(|_| fallback_is_final(&root)) {
         return finish(Some(p), 0, 0, vec![p]);
     }
+    let mut limits = limits.clone();
+    if limits.root_tactics && limits.exclude.is_empty() {
+        // A share of the move's time; nothing at all when asked to answer at once.
+        let budget = limits.hard.min(limits.soft / 2) / 3;
+        let deadline = limits.start.checked_add(budget);
+        if deadline.is_none_or(|d| Instant::now() < d) {
+            let (plan, nodes) = root_tactics::plan(&mut root, deadline);
+            shared.nodes.fetch_add(nodes, Ordering::Relaxed);
+            match plan {
+                root_tactics::RootPlan::Win(line) => {
+                    let score = score::win_in(line.len());
+                    report(&SearchEvent::Iteration(Progress {
+                        depth: line.len() as i32,
+                        seldepth: line.len(),
+                        score,
+                        nodes: shared.nodes.load(Ordering::Relaxed),
+                        elapsed: limits.start.elapsed(),
+                        pv: line.clone(),
+                    }));
+                    return finish(line.first().copied(), score, line.len() as i32, line);
+                }
+                root_tactics::RootPlan::Restrict(moves) => limits.allowed = Some(moves),
+                root_tactics::RootPlan::Normal => {}
+            }
+        }
+    }
+    let limits = &limits;
     let results: Vec<Option<worker::IterationResult>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (1..threads.max(1))
             .map(|id| {

@@ -261,7 +261,7 @@ impl VctSolver {
         let Some(threat_line) = threat else {
             return false;
         };
-        let defences = self.defences(board, &threat_line);
+        let defences = breaking_candidates(board, defender, &threat_line);
         // The principal variation: the first defence that needed a new attack, else the
         // first defence with the threat line itself.
         let mut principal: Option<Vec<Pos>> = None;
@@ -289,43 +289,37 @@ impl VctSolver {
         *line = principal.unwrap_or_else(fallback);
         true
     }
+}
 
-    /// Every defender move that might break `threat_line`: its own fours and the legal
-    /// empty cells on a line within reach of the line's cells.
-    fn defences(&mut self, board: &mut Board, threat_line: &[Pos]) -> Vec<Pos> {
-        let defender = self.attacker.opp();
-        // Renju forbidden checks look further along lines than the patterns do.
-        let reach: isize = if board.rule() == crate::board::Rule::Renju {
-            8
-        } else {
-            5
-        };
-        let mut near = vec![false; crate::board::types::CELLS];
-        for &p in threat_line {
-            for step in DIRS {
-                for k in -reach..=reach {
-                    let q = p.offset(k * step);
-                    if let Some(cell) = near.get_mut(q.idx()) {
-                        *cell = true;
-                    }
+
+/// Every move of `defender` that might break the attacker's VCF `threat_line`: its own
+/// fours, and the legal empty cells on a line within reach of the line's cells (any
+/// other move leaves the line winning as it stands). Likely refutations first.
+pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Pos]) -> Vec<Pos> {
+    let attacker = defender.opp();
+    // Renju forbidden checks look further along lines than the patterns do.
+    let reach: isize = if board.rule() == crate::board::Rule::Renju { 8 } else { 5 };
+    let mut near = vec![false; crate::board::types::CELLS];
+    for &p in threat_line {
+        for step in DIRS {
+            for k in -reach..=reach {
+                if let Some(cell) = near.get_mut(p.offset(k * step).idx()) {
+                    *cell = true;
                 }
             }
         }
-        let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
-        let mut out: Vec<(Pos, i32)> = Vec::new();
-        for p in cells {
-            let four = board.threat(defender, p) >= Threat::BLOCK4;
-            if !(near[p.idx()] || four) || us_may_not_play(board, defender, p) {
-                continue;
-            }
-            // Likely refutations first: the line's own cells, then strong points.
-            let on_line = threat_line.contains(&p) as i32;
-            let score = on_line * 1000
-                + board.threat(self.attacker, p).0 as i32 * 10
-                + board.threat(defender, p).0 as i32;
-            out.push((p, score));
-        }
-        out.sort_by_key(|e| std::cmp::Reverse(e.1));
-        out.into_iter().map(|e| e.0).collect()
     }
+    let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+    let mut out: Vec<(Pos, i32)> = Vec::new();
+    for p in cells {
+        let four = board.threat(defender, p) >= Threat::BLOCK4;
+        if !(near[p.idx()] || four) || us_may_not_play(board, defender, p) {
+            continue;
+        }
+        let on_line = threat_line.contains(&p) as i32;
+        let score = on_line * 1000 + board.threat(attacker, p).0 as i32 * 10 + board.threat(defender, p).0 as i32;
+        out.push((p, score));
+    }
+    out.sort_by_key(|e| std::cmp::Reverse(e.1));
+    out.into_iter().map(|e| e.0).collect()
 }

@@ -231,8 +231,14 @@ impl<'a> Worker<'a> {
         }
 
         let mut list = list;
-        if ply == 0 && !self.limits.exclude.is_empty() {
+        if ply == 0 && (!self.limits.exclude.is_empty() || self.limits.allowed.is_some()) {
             list.retain(|m| !self.limits.exclude.contains(&m.0));
+            if let Some(allowed) = &self.limits.allowed {
+                // Keep the generator's list if none of its moves is among the allowed.
+                if list.iter().any(|m| allowed.contains(&m.0)) {
+                    list.retain(|m| allowed.contains(&m.0));
+                }
+            }
             if list.is_empty() {
                 return -INFINITE;
             }

@@ -1,0 +1,88 @@
+//! Tactics at the root, before the alpha-beta search: play a proven win (VCF, then
+//! VCT), and when the opponent threatens a VCF, keep only the moves that stop it.
+
+use super::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
+use super::vct::{breaking_candidates, VctLimits, VctSolver};
+use crate::board::{Board, Pos};
+use std::time::Instant;
+
+/// What the root tactics decided.
+pub enum RootPlan {
+    /// A proven win: play the line's first move.
+    Win(Vec<Pos>),
+    /// The opponent has a VCF: only these moves stop it (never empty).
+    Restrict(Vec<Pos>),
+    /// Nothing forced: search every move.
+    Normal,
+}
+
+/// Budgets of the root tactics (nodes; the deadline bounds them all).
+const OWN_VCF_NODES: u64 = 400_000;
+const OWN_VCT_NODES: u64 = 300_000;
+const THEIR_VCF_NODES: u64 = 100_000;
+/// Per defence candidate: does the opponent still have a VCF after it?
+const RECHECK_NODES: u64 = 20_000;
+
+fn vcf_limits(max_nodes: u64, deadline: Option<Instant>) -> VcfLimits {
+    VcfLimits {
+        max_nodes,
+        deadline,
+        ..VcfLimits::default()
+    }
+}
+
+/// Decides the root plan for the side to move, spending until `deadline` at most
+/// (without one, the node budgets alone bound it and the result is deterministic).
+/// Returns the plan and the nodes spent.
+pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
+    let us = board.to_move();
+    let them = us.opp();
+    let mut nodes = 0;
+    let mut own = VcfSolver::new(vcf_limits(OWN_VCF_NODES, deadline));
+    let result = own.solve(board);
+    nodes += own.nodes;
+    if let VcfResult::Win(line) = result {
+        return (RootPlan::Win(line), nodes);
+    }
+    let mut vct = VctSolver::new(VctLimits {
+        max_depth: 10,
+        vcf_depth: 10,
+        max_nodes: OWN_VCT_NODES,
+        deadline,
+    });
+    let result = vct.solve(board);
+    nodes += vct.total_nodes();
+    if let VcfResult::Win(line) = result {
+        return (RootPlan::Win(line), nodes);
+    }
+    // The opponent's VCF if we passed.
+    board.set_to_move(them);
+    let mut theirs = VcfSolver::new(vcf_limits(THEIR_VCF_NODES, deadline));
+    let threat = theirs.solve(board);
+    board.set_to_move(us);
+    let VcfResult::Win(line) = threat else {
+        nodes += theirs.nodes;
+        return (RootPlan::Normal, nodes);
+    };
+    let mut stoppers = Vec::new();
+    for m in breaking_candidates(board, us, &line) {
+        board.make(m, us);
+        // The known line must fail, and no other VCF may be found in its place.
+        let mut stops = !replay_wins(board, them, &line);
+        if stops && deadline.is_none_or(|d| Instant::now() < d) {
+            let r = theirs.solve_with(board, vcf_limits(RECHECK_NODES, deadline));
+            stops = !matches!(r, VcfResult::Win(_));
+        }
+        board.undo();
+        if stops {
+            stoppers.push(m);
+        }
+    }
+    nodes += theirs.nodes;
+    if stoppers.is_empty() {
+        // Lost against best play: let the search pick the most stubborn move.
+        (RootPlan::Normal, nodes)
+    } else {
+        (RootPlan::Restrict(stoppers), nodes)
+    }
+}
