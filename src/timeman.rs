@@ -53,12 +53,13 @@ impl TimeControl {
         if let Some(t) = self.turn_ms {
             hard = t.saturating_sub(margin(t));
         }
-        // time_left (sent before every move) is authoritative; else the match limit.
-        let left = self
-            .left_ms
-            .filter(|&l| l < i32::MAX as i64)
-            .map(|l| l.max(0) as u64)
-            .or(self.match_ms.filter(|&m| m > 0));
+        // time_left (sent before every move) is authoritative, 2147483647 meaning no
+        // limit; without it, the match limit.
+        let left = match self.left_ms {
+            Some(l) if l >= i32::MAX as i64 => None,
+            Some(l) => Some(l.max(0) as u64),
+            None => self.match_ms.filter(|&m| m > 0),
+        };
         let mut soft = hard;
         if let Some(left) = left {
             let usable = left.saturating_sub(margin(left));
