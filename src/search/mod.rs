@@ -146,7 +146,7 @@ pub fn search(
     let mut limits = limits.clone();
     if limits.root_tactics && limits.exclude.is_empty() {
         // A share of the move's time; nothing at all when asked to answer at once.
-        let budget = limits.hard.min(limits.soft / 2) / 3;
+        let budget = limits.hard.min(limits.soft) / 2;
         let deadline = limits.start.checked_add(budget);
         if deadline.is_none_or(|d| Instant::now() < d) {
             let (plan, nodes) = root_tactics::plan(&mut root, deadline);

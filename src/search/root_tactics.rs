@@ -1,6 +1,7 @@
 //! Tactics at the root, before the alpha-beta search: play a proven win (VCF, then
 //! VCT), and when the opponent threatens a VCF, keep only the moves that stop it.
 
+use super::movegen::{generate, Moves};
 use super::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
 use super::vct::{breaking_candidates, VctLimits, VctSolver};
 use crate::board::{Board, Pos};
@@ -22,6 +23,11 @@ const OWN_VCT_NODES: u64 = 300_000;
 const THEIR_VCF_NODES: u64 = 100_000;
 /// Per defence candidate: does the opponent still have a VCF after it?
 const RECHECK_NODES: u64 = 20_000;
+const THEIR_VCT_NODES: u64 = 100_000;
+/// Per defence candidate: does the opponent still have a VCT after it?
+const RECHECK_VCT_NODES: u64 = 20_000;
+/// How many of the generator's moves are tried as defences against a VCT.
+const VCT_DEFENCE_CANDIDATES: usize = 24;
 
 fn vcf_limits(max_nodes: u64, deadline: Option<Instant>) -> VcfLimits {
     VcfLimits {
@@ -29,6 +35,54 @@ fn vcf_limits(max_nodes: u64, deadline: Option<Instant>) -> VcfLimits {
         deadline,
         ..VcfLimits::default()
     }
+}
+
+/// When the opponent threatens a VCT, the moves after which it has none (within the
+/// budget). Moves are tried in the generator's order; the first ones are the likely
+/// defences.
+fn stop_their_vct(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
+    let us = board.to_move();
+    let them = us.opp();
+    let limits = |max_nodes| VctLimits {
+        max_depth: 6,
+        vcf_depth: 8,
+        max_nodes,
+        deadline,
+    };
+    let mut solver = VctSolver::new(limits(THEIR_VCT_NODES));
+    board.set_to_move(them);
+    let threat = solver.solve(board);
+    board.set_to_move(us);
+    if !matches!(threat, VcfResult::Win(_)) {
+        return (RootPlan::Normal, solver.total_nodes());
+    }
+    let candidates = match generate(board, &|_| 0) {
+        Moves::List(list) => list
+            .into_iter()
+            .take(VCT_DEFENCE_CANDIDATES)
+            .map(|m| m.0)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut stoppers = Vec::new();
+    for m in candidates {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            // Out of time: the moves not checked yet are not excluded.
+            return (RootPlan::Normal, solver.total_nodes());
+        }
+        board.make(m, us);
+        let r = solver.solve_with(board, limits(RECHECK_VCT_NODES));
+        board.undo();
+        if !matches!(r, VcfResult::Win(_)) {
+            stoppers.push(m);
+        }
+    }
+    let plan = if stoppers.is_empty() {
+        RootPlan::Normal
+    } else {
+        RootPlan::Restrict(stoppers)
+    };
+    (plan, solver.total_nodes())
 }
 
 /// Decides the root plan for the side to move, spending until `deadline` at most
@@ -62,7 +116,8 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
     board.set_to_move(us);
     let VcfResult::Win(line) = threat else {
         nodes += theirs.nodes;
-        return (RootPlan::Normal, nodes);
+        let (plan, n) = stop_their_vct(board, deadline);
+        return (plan, nodes + n);
     };
     let mut stoppers = Vec::new();
     for m in breaking_candidates(board, us, &line) {

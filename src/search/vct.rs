@@ -38,6 +38,8 @@ impl Default for VctLimits {
     }
 }
 
+/// Longest defender VCF looked for (short ones are cheap and decide most cases).
+const DEFENDER_VCF_DEPTH: u32 = 4;
 /// Nodes an inner VCF search may spend.
 const INNER_VCF_NODES: u64 = 20_000;
 /// Threat moves tried at one attacker node, best first.
@@ -70,8 +72,12 @@ impl FailCache {
 pub struct VctSolver {
     limits: VctLimits,
     vcf: VcfSolver,
+    /// The defender's own VCFs (a solver of its own: its cache is per attacker).
+    defender_vcf: VcfSolver,
     pub nodes: u64,
     aborted: bool,
+    /// `total_nodes()` when the current call started (the node budget is per call).
+    call_start: u64,
     fails: FailCache,
     attacker: Color,
 }
@@ -84,19 +90,29 @@ impl VctSolver {
         VctSolver {
             limits,
             vcf: VcfSolver::new(VcfLimits::default()),
+            defender_vcf: VcfSolver::new(VcfLimits::default()),
             nodes: 0,
             aborted: false,
+            call_start: 0,
             fails: FailCache::new(16),
             attacker: Color::Black,
         }
     }
 
     pub fn total_nodes(&self) -> u64 {
-        self.nodes + self.vcf.nodes
+        self.nodes + self.vcf.nodes + self.defender_vcf.nodes
     }
 
     /// Searches a VCT for the side to move, deepening the number of attacker moves.
+    /// Searches with new limits, keeping what the solver learnt (same attacker only).
+    pub fn solve_with(&mut self, board: &mut Board, limits: VctLimits) -> VctResult {
+        self.limits = limits;
+        self.solve(board)
+    }
+
     pub fn solve(&mut self, board: &mut Board) -> VctResult {
+        self.aborted = false;
+        self.call_start = self.total_nodes();
         self.attacker = board.to_move();
         let mut line = Vec::new();
         for depth in 1..=self.limits.max_depth {
@@ -112,7 +128,7 @@ impl VctSolver {
 
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted {
-            let used = self.total_nodes();
+            let used = self.total_nodes() - self.call_start;
             if used >= self.limits.max_nodes {
                 self.aborted = true;
             } else if let Some(d) = self.limits.deadline {
@@ -133,6 +149,19 @@ impl VctSolver {
             deadline: self.limits.deadline,
         };
         match self.vcf.solve_with(board, limits) {
+            VcfResult::Win(line) => Some(line),
+            _ => None,
+        }
+    }
+
+    /// A short VCF of the defender, the defender to move (exact when found).
+    fn defender_vcf(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
+        let limits = VcfLimits {
+            max_depth: DEFENDER_VCF_DEPTH,
+            max_nodes: INNER_VCF_NODES,
+            deadline: self.limits.deadline,
+        };
+        match self.defender_vcf.solve_with(board, limits) {
             VcfResult::Win(line) => Some(line),
             _ => None,
         }
@@ -188,7 +217,19 @@ impl VctSolver {
                 return false;
             }
         }
-        for mv in self.three_moves(board, their_five) {
+        let mut threes = self.three_moves(board, their_five);
+        // If the defender threatens a short VCF of its own, a threat of ours that does
+        // not stop it comes too late: keep only moves that might break it.
+        if their_five.is_none() && !threes.is_empty() {
+            board.set_to_move(defender);
+            let counter = self.defender_vcf(board);
+            board.set_to_move(attacker);
+            if let Some(counter) = counter {
+                let breakers = breaking_candidates(board, attacker, &counter);
+                threes.retain(|p| breakers.contains(p));
+            }
+        }
+        for mv in threes {
             board.make(mv, attacker);
             let won = self.after_threat(board, depth, line);
             board.undo();
@@ -254,6 +295,10 @@ impl VctSolver {
         if board.threat_count(defender, Threat::FIVE) > 0 {
             return false;
         }
+        // A defender with a VCF of its own wins first.
+        if self.defender_vcf(board).is_some() {
+            return false;
+        }
         // The threat: a VCF if the defender passed.
         board.set_to_move(attacker);
         let threat = self.vcf(board, (depth - 1).min(self.limits.vcf_depth));
@@ -291,33 +336,81 @@ impl VctSolver {
     }
 }
 
-
-/// Every move of `defender` that might break the attacker's VCF `threat_line`: its own
-/// fours, and the legal empty cells on a line within reach of the line's cells (any
-/// other move leaves the line winning as it stands). Likely refutations first.
+/// Every move of `defender` that might break the attacker's VCF `threat_line`, likely
+/// refutations first. Any other move leaves the line winning as it stands:
+/// - a move off the line changes none of its fours or forced replies, so it can only
+///   matter if it is a four itself, or if it makes a four together with one of the
+///   defender's forced replies (then that reply gains a tempo): both are collected;
+/// - the ends: the two five points of a final double four, and the surroundings of a
+///   final block that is forbidden for Black.
+///
+/// Renju with Black attacking is the exception: a White stone can make one of Black's
+/// later fours forbidden through the recursive real-three rule, far from the line, so
+/// there every cell within reach of the line's cells is collected instead.
 pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Pos]) -> Vec<Pos> {
     let attacker = defender.opp();
-    // Renju forbidden checks look further along lines than the patterns do.
-    let reach: isize = if board.rule() == crate::board::Rule::Renju { 8 } else { 5 };
-    let mut near = vec![false; crate::board::types::CELLS];
-    for &p in threat_line {
+    let mut wanted = vec![false; crate::board::types::CELLS];
+    let mark_around = |p: Pos, reach: isize, wanted: &mut Vec<bool>| {
         for step in DIRS {
             for k in -reach..=reach {
-                if let Some(cell) = near.get_mut(p.offset(k * step).idx()) {
+                if let Some(cell) = wanted.get_mut(p.offset(k * step).idx()) {
                     *cell = true;
                 }
             }
+        }
+    };
+    if board.rule().has_forbidden(attacker) {
+        for &p in threat_line {
+            mark_around(p, 8, &mut wanted);
+        }
+    } else {
+        // Replay the line, noting the defender's four points that each forced reply
+        // creates, and how the line ends.
+        let mut made = 0;
+        for (i, &p) in threat_line.iter().enumerate() {
+            if !board.is_empty(p) {
+                break;
+            }
+            wanted[p.idx()] = true;
+            let color = if i % 2 == 0 { attacker } else { defender };
+            board.make(p, color);
+            made += 1;
+            if color == defender {
+                for (dir, step) in DIRS.iter().enumerate() {
+                    for k in -4..=4isize {
+                        let q = p.offset(k * step);
+                        if q.idx() < wanted.len()
+                            && board.is_empty(q)
+                            && board.pattern(defender, q, dir) >= crate::board::Pattern::B4
+                        {
+                            wanted[q.idx()] = true;
+                        }
+                    }
+                }
+            }
+        }
+        let fives: Vec<Pos> = board.cells_with_threat(attacker, Threat::FIVE).collect();
+        for &f in &fives {
+            wanted[f.idx()] = true;
+            if board.rule().has_forbidden(defender) {
+                mark_around(f, 5, &mut wanted);
+            }
+        }
+        for _ in 0..made {
+            board.undo();
         }
     }
     let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
     let mut out: Vec<(Pos, i32)> = Vec::new();
     for p in cells {
         let four = board.threat(defender, p) >= Threat::BLOCK4;
-        if !(near[p.idx()] || four) || us_may_not_play(board, defender, p) {
+        if !(wanted[p.idx()] || four) || us_may_not_play(board, defender, p) {
             continue;
         }
         let on_line = threat_line.contains(&p) as i32;
-        let score = on_line * 1000 + board.threat(attacker, p).0 as i32 * 10 + board.threat(defender, p).0 as i32;
+        let score = on_line * 1000
+            + board.threat(attacker, p).0 as i32 * 10
+            + board.threat(defender, p).0 as i32;
         out.push((p, score));
     }
     out.sort_by_key(|e| std::cmp::Reverse(e.1));

@@ -1,12 +1,24 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
 use super::movegen::{four_moves, generate, winning_flex4, Moves};
-use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY};
+use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
+
+/// Late-move reduction in plies for move number `i` at `depth` (log-log shape, as in
+/// most alpha-beta engines).
+fn lmr(depth: i32, i: usize) -> i32 {
+    let r = (depth.max(1) as f64).ln() * ((i + 1) as f64).ln() / 2.0;
+    r as i32
+}
+
+/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
+fn move_count_limit(depth: i32) -> usize {
+    (4 + depth * depth).max(0) as usize
+}
 
 /// How many of our own fours the quiescence may chain (a VCF depth limit).
 const QS_FOURS: i32 = 12;
@@ -250,6 +262,11 @@ impl<'a> Worker<'a> {
         for (i, &(mv, _)) in list.iter().enumerate() {
             let quiet = self.board.threat(us, mv) < Threat::FLEX3
                 && self.board.threat(them, mv) < Threat::FLEX3;
+            // Move-count pruning: late quiet moves of non-PV nodes are not searched once
+            // a move has given a real score.
+            if !pv_node && quiet && i >= move_count_limit(depth) && best_score > -WIN_BOUND {
+                continue;
+            }
             let new_depth = if forced { depth } else { depth - 1 };
             if ply == 0 && self.limits.report_root_moves {
                 if let Some(report) = self.report {
@@ -262,8 +279,8 @@ impl<'a> Worker<'a> {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
                 // Late quiet moves are searched shallower first.
-                let reduction = if depth >= 3 && i >= 3 && quiet {
-                    1 + (i >= 10) as i32
+                let reduction = if quiet && depth >= 2 && i >= 2 {
+                    (lmr(depth, i) + !pv_node as i32).min(new_depth - 1).max(0)
                 } else {
                     0
                 };
