@@ -12,6 +12,7 @@ pub mod tt;
 
 pub mod tools {
     //! Helpers for the command-line tools and tests.
+    pub mod analyze;
     pub mod json;
     pub mod solve;
 }

@@ -44,6 +44,12 @@ fn main() {
                 }
             }
         }
+        Some("analyze") => {
+            if let Err(e) = ferrum::tools::analyze::run(&rest[1..]) {
+                println!("analyze: {e}\n{}", ferrum::tools::analyze::USAGE);
+                std::process::exit(2);
+            }
+        }
         Some(other) => {
             println!(
                 "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl]"

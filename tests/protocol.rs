@@ -47,6 +47,12 @@ enum Expect {
     About,
     /// `< @forbid`
     Forbid,
+    /// `< @nbest N`
+    NBest(usize),
+    /// `< @realtime KIND`
+    Realtime(String),
+    /// `< @played N`
+    Played(usize),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -118,13 +124,23 @@ fn parse_expect(text: &str, line: usize) -> Result<Expect, String> {
         "@message" => no_arg(Expect::Message),
         "@about" => no_arg(Expect::About),
         "@forbid" => no_arg(Expect::Forbid),
-        "@moves" => {
+        "@moves" | "@nbest" | "@played" => {
             let n = arg
                 .and_then(|a| a.parse::<usize>().ok())
                 .filter(|&n| n > 0)
-                .ok_or_else(|| format!("line {line}: @moves needs a count"))?;
-            Ok(Expect::Moves(n))
+                .ok_or_else(|| format!("line {line}: {kind} needs a count"))?;
+            Ok(match kind {
+                "@moves" => Expect::Moves(n),
+                "@nbest" => Expect::NBest(n),
+                _ => Expect::Played(n),
+            })
         }
+        "@realtime" => match arg {
+            Some(k) if REALTIME_KINDS.contains(&k) => Ok(Expect::Realtime(k.to_string())),
+            _ => Err(format!(
+                "line {line}: @realtime needs one of {REALTIME_KINDS:?}"
+            )),
+        },
         _ => Err(format!("line {line}: unknown pattern {kind:?}")),
     }
 }
@@ -444,6 +460,62 @@ impl Model {
 // ---------------------------------------------------------------------------------
 // Line patterns
 // ---------------------------------------------------------------------------------
+
+/// The `MESSAGE REALTIME` kinds Yixin-Board reads.
+const REALTIME_KINDS: [&str; 5] = ["POS", "BEST", "DONE", "LOST", "REFRESH"];
+
+/// A point in move-list notation (`h8` is 7,7; `aa1` is 26,0).
+fn parse_notation(s: &str) -> Option<(i32, i32)> {
+    let split = s.find(|c: char| c.is_ascii_digit())?;
+    let (letters, digits) = s.split_at(split);
+    let x = match letters.as_bytes() {
+        [c] if c.is_ascii_lowercase() => (c - b'a') as i32,
+        [b'a', c] if c.is_ascii_lowercase() => 26 + (c - b'a') as i32,
+        _ => return None,
+    };
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let y: i32 = digits.parse().ok()?;
+    (y >= 1).then_some((x, y - 1))
+}
+
+/// One multi-PV line: its index k, score text and principal variation.
+type NBestLine = (usize, String, Vec<(i32, i32)>);
+
+/// `MESSAGE (k) SCORE | D-S | pv…` (Rapfi's multi-PV line).
+fn parse_nbest_line(line: &str) -> Result<NBestLine, String> {
+    let rest = line.strip_prefix("MESSAGE (").ok_or("not MESSAGE (k) …")?;
+    let (k, rest) = rest.split_once(") ").ok_or("no `(k) `")?;
+    let k: usize = k.parse().map_err(|_| format!("bad index {k:?}"))?;
+    let parts: Vec<&str> = rest.split(" | ").collect();
+    let [score, depth, pv] = parts[..] else {
+        return Err("not `SCORE | D-S | pv`".to_string());
+    };
+    let mate = score
+        .strip_prefix("+M")
+        .or_else(|| score.strip_prefix("-M"))
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if !mate && score.parse::<i32>().is_err() {
+        return Err(format!("bad score {score:?}"));
+    }
+    let depth_ok = depth.split_once('-').is_some_and(|(a, b)| {
+        [a, b]
+            .iter()
+            .all(|t| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()))
+    });
+    if !depth_ok {
+        return Err(format!("bad depth {depth:?}"));
+    }
+    let pv: Vec<(i32, i32)> = pv
+        .split(' ')
+        .map(|m| parse_notation(m).ok_or(format!("bad pv move {m:?}")))
+        .collect::<Result<_, _>>()?;
+    if pv.is_empty() {
+        return Err("empty pv".to_string());
+    }
+    Ok((k, score.to_string(), pv))
+}
 
 fn is_chatter(line: &str) -> bool {
     line.starts_with("MESSAGE ") || line.starts_with("DEBUG ") || line == "MESSAGE"
@@ -793,8 +865,85 @@ impl Runner {
         }
     }
 
+    /// `@nbest N`: N lines `MESSAGE (1) …` to `MESSAGE (N) …` with distinct legal
+    /// first moves (other MESSAGE lines may come between), then the move of line 1.
+    fn expect_nbest(&mut self, n: usize, deadline: Instant) -> Result<(), String> {
+        let mut firsts: Vec<(i32, i32)> = Vec::new();
+        loop {
+            let line = self.engine.next_line(deadline, true)?;
+            if line.starts_with("MESSAGE (") {
+                let (k, _, pv) =
+                    parse_nbest_line(&line).map_err(|m| format!("{m}; got {line:?}"))?;
+                if k != firsts.len() + 1 || k > n {
+                    return Err(format!(
+                        "expected line ({}); got {line:?}",
+                        firsts.len() + 1
+                    ));
+                }
+                self.model
+                    .check_legal(pv[0])
+                    .map_err(|m| format!("{m}; got {line:?}"))?;
+                if firsts.contains(&pv[0]) {
+                    return Err(format!("first move repeated; got {line:?}"));
+                }
+                firsts.push(pv[0]);
+            } else if is_chatter(&line) {
+                continue;
+            } else {
+                if firsts.len() != n {
+                    return Err(format!(
+                        "expected {n} lines MESSAGE (k) …, saw {}; got {line:?}",
+                        firsts.len()
+                    ));
+                }
+                let p = parse_move_strict(&line).ok_or(format!("expected a move; got {line:?}"))?;
+                if p != firsts[0] {
+                    return Err(format!("expected line 1's move; got {line:?}"));
+                }
+                self.model.record_engine_move(p);
+                return Ok(());
+            }
+        }
+    }
+
+    /// `@realtime KIND`: a `MESSAGE REALTIME KIND` line comes before any line that
+    /// is not MESSAGE/DEBUG (other MESSAGE lines are skipped).
+    fn expect_realtime(&mut self, kind: &str, deadline: Instant) -> Result<(), String> {
+        let prefix = format!("MESSAGE REALTIME {kind}");
+        loop {
+            let line = self.engine.next_line(deadline, true)?;
+            if let Some(rest) = line.strip_prefix(&prefix) {
+                if kind == "REFRESH" {
+                    return if rest.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(format!("expected {prefix}; got {line:?}"))
+                    };
+                }
+                let p = rest
+                    .strip_prefix(' ')
+                    .and_then(parse_move_strict)
+                    .ok_or(format!("expected {prefix} x,y; got {line:?}"))?;
+                let on_board = self.model.board.as_ref().is_some_and(|b| b.on_board(p));
+                return if on_board {
+                    Ok(())
+                } else {
+                    Err(format!("{},{} is off the board; got {line:?}", p.0, p.1))
+                };
+            }
+            if !is_chatter(&line) {
+                return Err(format!("expected {prefix} …; got {line:?}"));
+            }
+        }
+    }
+
     fn expect(&mut self, e: &Expect) -> Result<(), String> {
         let deadline = self.deadline();
+        match e {
+            Expect::NBest(n) => return self.expect_nbest(*n, deadline),
+            Expect::Realtime(kind) => return self.expect_realtime(kind, deadline),
+            _ => {}
+        }
         let line = self.engine.next_line(deadline, *e == Expect::Message);
         let line = match line {
             Ok(l) => l,
@@ -863,6 +1012,17 @@ impl Runner {
             }
             Expect::About => check_about(&line).map_err(|m| seen(format!("bad ABOUT: {m}")))?,
             Expect::Forbid => check_forbid(&line).map_err(|m| seen(format!("bad FORBID: {m}")))?,
+            Expect::Played(n) => {
+                self.model.check_move_list(&line, &[*n]).map_err(seen)?;
+                for (i, part) in line.split(' ').enumerate() {
+                    let p = parse_move_strict(part).expect("checked");
+                    let who = if i % 2 == 0 { ENGINE } else { OPPONENT };
+                    if let Some(b) = &mut self.model.board {
+                        b.set(p, who);
+                    }
+                }
+            }
+            Expect::NBest(_) | Expect::Realtime(_) => unreachable!("handled above"),
         }
         Ok(())
     }
@@ -1033,6 +1193,17 @@ fn harness_patterns() {
     assert_eq!(parse_move_strict("7, 12"), None);
     assert_eq!(parse_move_strict("-1,2"), None);
     assert_eq!(parse_move_strict("7,7,1"), None);
+    assert_eq!(parse_notation("h8"), Some((7, 7)));
+    assert_eq!(parse_notation("aa1"), Some((26, 0)));
+    assert_eq!(parse_notation("h0"), None);
+    let (k, score, pv) = parse_nbest_line("MESSAGE (2) -35 | 7-12 | h8 i9").unwrap();
+    assert_eq!((k, score.as_str(), pv), (2, "-35", vec![(7, 7), (8, 8)]));
+    assert!(parse_nbest_line("MESSAGE (1) +M7 | 3-5 | j10").is_ok());
+    assert!(parse_nbest_line("MESSAGE (1) x | 3-5 | j10").is_err());
+    assert!(parse_nbest_line("MESSAGE (1) 5 | 3 | j10").is_err());
+    assert!(parse_nbest_line("MESSAGE (1) 5 | 3-5 | ").is_err());
+    assert!(parse_transcript("< @realtime POS\n< @nbest 3\n< @played 2\n").is_ok());
+    assert!(parse_transcript("< @realtime NOPE\n").is_err());
 }
 
 #[test]
@@ -1078,4 +1249,153 @@ fn harness_board_model() {
     m.maybe_apply_size("OK");
     assert!(m.check_legal((19, 9)).is_ok());
     assert!(m.check_legal((9, 19)).is_err());
+}
+
+// ---------------------------------------------------------------------------------
+// `pbrain-ferrum analyze` (the command-line analysis mode)
+// ---------------------------------------------------------------------------------
+
+/// Runs `analyze` with `args`, keeping stdin open (Enter is sent after `enter_after`
+/// if given), and returns (stdout lines, elapsed time). Fails if it runs past `cap`.
+fn run_analyze(
+    args: &[&str],
+    enter_after: Option<Duration>,
+    cap: Duration,
+) -> (Vec<String>, Duration) {
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .arg("analyze")
+        .args(args)
+        .env_remove("FERRUM_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start the engine");
+    let mut stdin = child.stdin.take();
+    if let Some(d) = enter_after {
+        thread::sleep(d);
+        stdin
+            .as_mut()
+            .expect("piped stdin")
+            .write_all(b"\n")
+            .expect("writing Enter");
+    }
+    loop {
+        match child.try_wait().expect("wait") {
+            Some(_) => break,
+            None if start.elapsed() > cap => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("analyze still running after {} ms", cap.as_millis());
+            }
+            None => thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    let elapsed = start.elapsed();
+    drop(stdin);
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut out)
+        .expect("reading stdout");
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut err)
+        .expect("reading stderr");
+    assert!(err.is_empty(), "analyze wrote to stderr: {err:?}");
+    (out.lines().map(String::from).collect(), elapsed)
+}
+
+/// The depths of the `depth D-S ev … best … pv …` lines, checking their form.
+fn analyze_depths(lines: &[String]) -> Vec<u32> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("depth "))
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            assert!(
+                words.len() >= 14 && words[2] == "ev" && words[4] == "best" && words[12] == "pv",
+                "bad analysis line {l:?}"
+            );
+            assert_eq!(
+                words[5], words[13],
+                "best move is not the pv's first: {l:?}"
+            );
+            assert!(parse_notation(words[5]).is_some(), "bad move in {l:?}");
+            words[1].split('-').next().unwrap().parse().expect("depth")
+        })
+        .collect()
+}
+
+#[test]
+fn analyze_deepens_and_stops_on_time() {
+    // A quiet middle-game freestyle position (Black to move after 10 stones).
+    let moves = "h8,h9,i9,g7,j10,k11,i8,i10,g10,h11";
+    let (lines, took) = run_analyze(
+        &[
+            "--rule",
+            "freestyle",
+            "--size",
+            "15",
+            "--moves",
+            moves,
+            "--time-ms",
+            "700",
+            "--threads",
+            "1",
+        ],
+        None,
+        Duration::from_secs(6),
+    );
+    assert!(
+        lines[0].starts_with("position: freestyle 15x15, Black to move"),
+        "{lines:?}"
+    );
+    let depths = analyze_depths(&lines);
+    assert!(depths.len() >= 3, "too few iterations: {lines:?}");
+    assert!(
+        depths.windows(2).all(|w| w[0] < w[1]),
+        "not deepening: {depths:?}"
+    );
+    let last = lines.last().expect("output");
+    assert!(last.starts_with("bestmove "), "{lines:?}");
+    assert!(
+        took >= Duration::from_millis(600) && took < Duration::from_millis(3000),
+        "stopped after {} ms for a 700 ms limit",
+        took.as_millis()
+    );
+}
+
+#[test]
+fn analyze_stops_on_enter() {
+    let (lines, took) = run_analyze(
+        &[
+            "--rule",
+            "renju",
+            "--moves",
+            "h8,i9,i7,g9",
+            "--threads",
+            "1",
+        ],
+        Some(Duration::from_millis(500)),
+        Duration::from_secs(10),
+    );
+    assert!(
+        took < Duration::from_millis(3000),
+        "Enter did not stop it: {} ms",
+        took.as_millis()
+    );
+    assert!(!analyze_depths(&lines).is_empty(), "{lines:?}");
+    assert!(
+        lines.last().is_some_and(|l| l.starts_with("bestmove ")),
+        "{lines:?}"
+    );
+    let (lines, _) = run_analyze(&["--moves", "h8,zz"], None, Duration::from_secs(5));
+    assert!(lines[0].starts_with("analyze: bad move"), "{lines:?}");
 }

@@ -23,6 +23,19 @@ pub enum Command {
     Takeback(Coord),
     Play(Coord),
     Stop,
+    /// `YXNBEST n`: the best n moves with their scores and lines, then the best move.
+    NBest(usize),
+    /// `YXSHOWFORBID`: Black's renju forbidden points.
+    ShowForbid,
+    /// `YXHASHCLEAR`: clear the transposition table.
+    HashClear,
+    /// `YXSHOWINFO`: engine limits for the GUI.
+    ShowInfo,
+    /// `YXBALANCEONE b` / `YXBALANCETWO b`: one (two) moves leaving the position at b.
+    Balance {
+        two: bool,
+        bias: i32,
+    },
     /// A known command with bad arguments: reply `ERROR`.
     Malformed(String),
     /// Not a command we know: reply `UNKNOWN`.
@@ -86,6 +99,25 @@ impl FromStr for Command {
             "END" => Command::End,
             "ABOUT" => Command::About,
             "YXSTOP" | "STOP" => Command::Stop,
+            "YXNBEST" => match rest.parse::<i64>() {
+                Ok(n) if n > 0 => Command::NBest(n.min(225) as usize),
+                _ => bad(),
+            },
+            "YXSHOWFORBID" => Command::ShowForbid,
+            "YXHASHCLEAR" => Command::HashClear,
+            "YXSHOWINFO" => Command::ShowInfo,
+            "YXBALANCEONE" | "YXBALANCETWO" => {
+                let two = word == "YXBALANCETWO";
+                // Yixin-Board always sends the bias; a missing one means 0.
+                match rest.split_whitespace().next().map(str::parse::<i64>) {
+                    None => Command::Balance { two, bias: 0 },
+                    Some(Ok(b)) => Command::Balance {
+                        two,
+                        bias: b.clamp(-20_000, 20_000) as i32,
+                    },
+                    Some(Err(_)) => bad(),
+                }
+            }
             "INFO" => match rest.split_once(|c: char| c.is_ascii_whitespace()) {
                 Some((k, v)) => Command::Info(k.to_ascii_lowercase(), v.trim().to_string()),
                 None => Command::Info(rest.to_ascii_lowercase(), String::new()),
@@ -121,6 +153,21 @@ mod tests {
         assert!(matches!(p("TURN abc"), Command::Malformed(_)));
         assert!(matches!(p("START"), Command::Malformed(_)));
         assert!(matches!(p("FOO 1"), Command::Unknown(_)));
+        assert_eq!(p("yxnbest 3"), Command::NBest(3));
+        assert!(matches!(p("YXNBEST"), Command::Malformed(_)));
+        assert!(matches!(p("YXNBEST 0"), Command::Malformed(_)));
+        assert_eq!(p("YXSHOWFORBID"), Command::ShowForbid);
+        assert_eq!(p("yxhashclear"), Command::HashClear);
+        assert_eq!(p("YXSHOWINFO"), Command::ShowInfo);
+        assert_eq!(
+            p("YXBALANCEONE -30"),
+            Command::Balance {
+                two: false,
+                bias: -30
+            }
+        );
+        assert_eq!(p("yxbalancetwo"), Command::Balance { two: true, bias: 0 });
+        assert!(matches!(p("YXBALANCETWO x"), Command::Malformed(_)));
         assert_eq!(parse_board_line("3,4,1"), Some(((3, 4), 1)));
         assert_eq!(parse_board_line("3,4,4"), None);
         assert_eq!(parse_board_line("garbage"), None);

@@ -1,12 +1,13 @@
 //! The Gomocup ("pbrain") protocol front end: the only code that writes stdout.
 
 pub mod command;
+pub mod jobs;
 mod output;
 mod reader;
 mod session;
 
 use crate::logging::LogSink;
-use crate::search::{SearchEvent, SearchResult};
+use jobs::{Job, JobEvent, Outcome};
 use std::time::Instant;
 
 /// What the session loop waits for: manager lines (from the reader thread) and
@@ -14,8 +15,8 @@ use std::time::Instant;
 pub enum Event {
     Line(String, Instant),
     Eof,
-    Search(SearchEvent),
-    Done(session::Request, SearchResult),
+    Job(JobEvent),
+    Done(Job, Outcome),
 }
 
 /// Runs the protocol on stdin/stdout until END or end of input.

@@ -2,6 +2,7 @@
 //! manager while searches run on their own thread.
 
 use super::command::{parse_board_line, parse_coord, Command, Coord};
+use super::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
@@ -9,28 +10,18 @@ use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
-use crate::search::{Limits, Progress, SearchEvent, SearchResult};
+use crate::search::{Limits, Progress};
 use crate::timeman::TimeControl;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 pub const ABOUT: &str = concat!(
     "name=\"Ferrum\", version=\"",
     env!("CARGO_PKG_VERSION"),
     "\", author=\"Ferrum developers\", country=\"-\", www=\"-\""
 );
-
-/// What a running search will answer.
-#[derive(Clone, Copy, Debug)]
-pub enum Request {
-    /// A move for BEGIN, TURN or BOARD: played on our board and printed.
-    Move,
-    /// SWAP2BOARD with 3 or 5 stones: `SWAP` or our stone(s).
-    Swap2 { stones: usize },
-}
 
 /// Which multi-line block is being read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -40,8 +31,20 @@ enum BlockKind {
     Swap2,
 }
 
-/// Score below which the side to move would rather swap colours in swap2.
-const SWAP_THRESHOLD: i32 = -60;
+/// The opening rule of `INFO rule 5` (swap after the first move) and `INFO rule 6`
+/// (swap2), as Rapfi reads them; both are freestyle boards.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Opening {
+    Free,
+    Swap1,
+    Swap2,
+}
+
+/// Realtime POS/DONE lines start this long after the command (as in Rapfi), so that
+/// the first shallow iterations do not flood the GUI.
+const REALTIME_DELAY: Duration = Duration::from_millis(200);
+/// `YXSHOWINFO`: the largest `hash_size` exponent (2^24 KB = 16 GiB, the TT's cap).
+const MAX_HASH_SIZE_LOG2: u32 = 24;
 
 pub struct Session {
     out: Output,
@@ -54,9 +57,18 @@ pub struct Session {
     hash_kb: Option<u64>,
     max_depth: i32,
     max_nodes: u64,
+    opening: Opening,
+    /// `INFO swapable 1` (Rapfi): under rule 5/6 a move request may answer `SWAP`.
+    swapable: bool,
+    /// `INFO show_detail`: bit 0 asks for the REALTIME lines.
+    realtime: bool,
+    /// When the running search's command arrived (for the realtime delay).
+    search_start: Instant,
+    /// The root move last announced with `REALTIME POS`, not yet `DONE`.
+    realtime_pos: Option<Pos>,
     block: Option<(BlockKind, Vec<String>)>,
     /// Stop flag of the running search, if one runs.
-    search: Option<Arc<AtomicBool>>,
+    search: Option<Arc<StopSignal>>,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
     log: LogSink,
@@ -81,6 +93,11 @@ impl Session {
             hash_kb: None,
             max_depth: 100,
             max_nodes: u64::MAX,
+            opening: Opening::Free,
+            swapable: false,
+            realtime: false,
+            search_start: Instant::now(),
+            realtime_pos: None,
             block: None,
             search: None,
             pending: VecDeque::new(),
@@ -104,15 +121,14 @@ impl Session {
                     }
                 }
                 Event::Eof => self.exit(),
-                Event::Search(SearchEvent::Iteration(p)) => {
+                Event::Job(e) => {
                     if self.search.is_some() {
-                        self.out.line(&progress_line(&p));
+                        self.job_event(e);
                     }
                 }
-                Event::Search(SearchEvent::RootMove(_)) => {}
-                Event::Done(request, result) => {
+                Event::Done(job, outcome) => {
                     self.search = None;
-                    self.finish(request, result);
+                    self.finish(job, outcome);
                     while self.search.is_none() {
                         let Some((text, at)) = self.pending.pop_front() else {
                             break;
@@ -126,7 +142,7 @@ impl Session {
 
     fn exit(&mut self) -> ! {
         if let Some(stop) = &self.search {
-            stop.store(true, Ordering::Relaxed);
+            stop.stop();
         }
         log::info!("exit");
         log::logger().flush();
@@ -150,7 +166,7 @@ impl Session {
 
     fn stop_search(&self) {
         if let Some(stop) = &self.search {
-            stop.store(true, Ordering::Relaxed);
+            stop.stop();
         }
     }
 
@@ -179,7 +195,7 @@ impl Session {
             },
             Command::Begin => {
                 if self.board.is_some() {
-                    self.request(Request::Move, at);
+                    self.request(Job::Move, at);
                 } else {
                     self.out.line("ERROR BEGIN before START");
                 }
@@ -195,9 +211,46 @@ impl Session {
             Command::Takeback(c) => self.takeback(c),
             Command::Play(c) => self.play(c),
             Command::Stop => {}
+            Command::NBest(n) => self.with_board(|s| s.request(Job::NBest(n), at)),
+            Command::Balance { two, bias } => {
+                self.with_board(|s| s.request(Job::Balance { two, bias }, at))
+            }
+            Command::ShowForbid => self.with_board(Session::show_forbid),
+            Command::HashClear => lock(&self.engine).clear(),
+            Command::ShowInfo => {
+                let threads = default_threads();
+                self.out
+                    .line(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
+                self.out
+                    .line(&format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE_LOG2}"));
+            }
             Command::Malformed(msg) => self.out.line(&format!("ERROR {msg}")),
             Command::Unknown(line) => self.out.line(&format!("UNKNOWN command '{line}'")),
         }
+    }
+
+    /// Runs `f` if a board exists (START answered OK), else answers ERROR.
+    fn with_board(&mut self, f: impl FnOnce(&mut Session)) {
+        if self.board.is_some() {
+            f(self);
+        } else {
+            self.out.line("ERROR no board: send START first");
+        }
+    }
+
+    /// `FORBID xxyyxxyy….`: Black's renju forbidden points, row by row, two digits
+    /// per coordinate (x first), ending in `.`; `FORBID .` when there are none or
+    /// the rule has no forbidden points.
+    fn show_forbid(&mut self) {
+        let Some(board) = self.board.as_mut() else {
+            return;
+        };
+        let mut line = String::from("FORBID ");
+        for p in board.forbidden_points() {
+            line.push_str(&format!("{:02}{:02}", p.x(), p.y()));
+        }
+        line.push('.');
+        self.out.line(&line);
     }
 
     fn start(&mut self, w: i64, h: i64) {
@@ -248,7 +301,7 @@ impl Session {
         }
         let side = board.to_move();
         board.make(p, side);
-        self.request(Request::Move, at);
+        self.request(Job::Move, at);
     }
 
     fn takeback(&mut self, c: Coord) {
@@ -306,6 +359,11 @@ impl Session {
             ("max_node", Some(v)) => self.max_nodes = if v > 0 { v as u64 } else { u64::MAX },
             ("rule", Some(v)) => {
                 if let Some(rule) = Rule::from_gomocup(v) {
+                    self.opening = match v {
+                        5 => Opening::Swap1,
+                        6 => Opening::Swap2,
+                        _ => Opening::Free,
+                    };
                     self.rule = rule;
                     if let Some(b) = &self.board {
                         self.board = Some(b.with_rule(rule));
@@ -318,7 +376,12 @@ impl Session {
                     .join("ferrum.log");
                 self.log.set_file(&path);
             }
-            // game_type, evaluate, show_detail, pondering, caution_factor and unknown
+            // Yixin-Board: 0 nothing, 1 realtime, 2 detail, 3 both (Rapfi's reading).
+            // Only the realtime lines are MESSAGE lines; the detail form is not sent.
+            ("show_detail", Some(v)) => self.realtime = v & 1 != 0,
+            ("swapable", Some(v)) => self.swapable = v == 1,
+            // game_type, evaluate, pondering (we never think on the opponent's time),
+            // caution_factor (the candidate range is the search's own) and unknown
             // keys need nothing from us.
             _ => log::info!("INFO {key} {value} ignored"),
         }
@@ -336,7 +399,7 @@ impl Session {
                 Ok(board) => {
                     self.board = Some(board);
                     if kind == BlockKind::Board {
-                        self.request(Request::Move, at);
+                        self.request(Job::Move, at);
                     }
                 }
                 Err(e) => self.out.line(&format!("ERROR {e}")),
@@ -372,17 +435,13 @@ impl Session {
         }
         match stones.len() {
             0 => {
-                let (cx, cy) = ((board.width() / 2) as i64, (board.height() / 2) as i64);
-                let three: Vec<String> = [(cx, cy), (cx + 1, cy), (cx + 2, cy + 2)]
-                    .iter()
-                    .map(|&(x, y)| format!("{x},{y}"))
-                    .collect();
-                self.out.line(&three.join(" "));
+                self.board = Some(board);
+                self.request(Job::Swap2Open, at);
             }
             3 | 5 => {
                 self.board = Some(board);
                 self.request(
-                    Request::Swap2 {
+                    Job::Swap2Decide {
                         stones: stones.len(),
                     },
                     at,
@@ -392,8 +451,8 @@ impl Session {
         }
     }
 
-    /// Starts a search on the current board; the answer is printed when it ends.
-    fn request(&mut self, request: Request, at: Instant) {
+    /// Starts a job on the current board; the answer is printed when it ends.
+    fn request(&mut self, job: Job, at: Instant) {
         let Some(board) = self.board.clone() else {
             return;
         };
@@ -405,36 +464,39 @@ impl Session {
         let limits = Limits {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            report_root_moves: self.realtime,
             ..Limits::time(at, budget.soft, budget.hard)
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(StopSignal::new());
         self.search = Some(stop.clone());
+        self.search_start = at;
+        self.realtime_pos = None;
         let engine = self.engine.clone();
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(16 << 20)
             .spawn(move || {
-                let report = |e: &SearchEvent| {
-                    let _ = events.send(Event::Search(e.clone()));
+                let sender = Mutex::new(events.clone());
+                let report = |e: JobEvent| {
+                    let tx = sender.lock().unwrap_or_else(|e| e.into_inner());
+                    let _ = tx.send(Event::Job(e));
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    lock(&engine).search(&board, &limits, &stop, &report)
+                    jobs::run(job, &lock(&engine), &board, &limits, &stop, &report)
                 }));
-                let result = outcome.unwrap_or_else(|_| {
+                let outcome = outcome.unwrap_or_else(|_| {
                     log::error!("search failed; answering a legal move");
                     let mut b = board.clone();
-                    let best = any_legal_move(&mut b);
-                    SearchResult {
-                        best,
+                    Outcome {
+                        answer: Answer::Move(any_legal_move(&mut b)),
                         score: 0,
                         depth: 0,
                         nodes: 0,
-                        elapsed: limits.start.elapsed(),
-                        pv: best.into_iter().collect(),
+                        lost: Vec::new(),
                     }
                 });
-                let _ = events.send(Event::Done(request, result));
+                let _ = events.send(Event::Done(job, outcome));
             });
         if spawned.is_err() {
             self.search = None;
@@ -442,37 +504,105 @@ impl Session {
         }
     }
 
-    fn finish(&mut self, request: Request, result: SearchResult) {
+    /// News from the running job: progress lines, realtime lines, messages.
+    fn job_event(&mut self, e: JobEvent) {
+        match e {
+            JobEvent::Progress { progress, main } => {
+                self.out.line(&progress_line(&progress));
+                if self.realtime && main {
+                    self.realtime_done();
+                    if let Some(best) = progress.pv.first() {
+                        self.out.line("MESSAGE REALTIME REFRESH");
+                        self.out.line(&format!("MESSAGE REALTIME BEST {best}"));
+                    }
+                }
+            }
+            JobEvent::RootMove(p) => {
+                if self.realtime && self.search_start.elapsed() >= REALTIME_DELAY {
+                    self.realtime_done();
+                    self.out.line(&format!("MESSAGE REALTIME POS {p}"));
+                    self.realtime_pos = Some(p);
+                }
+            }
+            JobEvent::Message(text) => self.out.line(&format!("MESSAGE {text}")),
+        }
+    }
+
+    /// `REALTIME DONE` for the root move last announced, if any.
+    fn realtime_done(&mut self) {
+        if let Some(p) = self.realtime_pos.take() {
+            self.out.line(&format!("MESSAGE REALTIME DONE {p}"));
+        }
+    }
+
+    fn finish(&mut self, job: Job, outcome: Outcome) {
         log::info!(
-            "search: depth {} score {} nodes {} in {:?}",
-            result.depth,
-            result.score,
-            result.nodes,
-            result.elapsed
+            "{job:?}: score {} depth {} nodes {}",
+            outcome.score,
+            outcome.depth,
+            outcome.nodes
         );
+        if self.realtime {
+            self.realtime_done();
+            for p in &outcome.lost {
+                self.out.line(&format!("MESSAGE REALTIME LOST {p}"));
+            }
+        }
         let Some(board) = self.board.as_mut() else {
             return;
         };
         let side = board.to_move();
-        // Never answer an illegal point, whatever the search said.
-        let best = result
-            .best
-            .filter(|&p| board.is_legal(side, p))
-            .or_else(|| any_legal_move(board));
-        let Some(best) = best else {
-            self.out.line("ERROR no legal move");
-            return;
-        };
-        match request {
-            Request::Move => {
-                board.make(best, side);
-                self.out.line(&best.to_string());
-            }
-            Request::Swap2 { .. } => {
-                if result.score < SWAP_THRESHOLD {
+        match outcome.answer {
+            Answer::Text(text) => self.out.line(&text),
+            Answer::Move(best) => {
+                // Rapfi's `swapable`: under swap1 after the first stone, under swap2
+                // after the third or fifth, a worse side to move answers SWAP.
+                let n = board.move_count();
+                let may_swap = self.swapable
+                    && job == Job::Move
+                    && match self.opening {
+                        Opening::Swap1 => n == 1,
+                        Opening::Swap2 => n == 3 || n == 5,
+                        Opening::Free => false,
+                    };
+                if may_swap && outcome.score < 0 {
                     self.out.line("SWAP");
+                    return;
+                }
+                // Never answer an illegal point, whatever the search said.
+                let best = best
+                    .filter(|&p| board.is_legal(side, p))
+                    .or_else(|| any_legal_move(board));
+                match best {
+                    Some(best) => {
+                        board.make(best, side);
+                        self.out.line(&best.to_string());
+                    }
+                    None => self.out.line("ERROR no legal move"),
+                }
+            }
+            Answer::Moves(moves) => {
+                let mut b = board.clone();
+                let legal = moves.iter().all(|&p| {
+                    let c = b.to_move();
+                    let ok = b.is_legal(c, p);
+                    if ok {
+                        b.make(p, c);
+                    }
+                    ok
+                });
+                if legal && !moves.is_empty() {
+                    *board = b;
+                    let text: Vec<String> = moves.iter().map(|p| p.to_string()).collect();
+                    self.out.line(&text.join(" "));
                 } else {
-                    self.out.line(&best.to_string());
+                    match any_legal_move(board) {
+                        Some(p) => {
+                            board.make(p, side);
+                            self.out.line(&p.to_string());
+                        }
+                        None => self.out.line("ERROR no legal move"),
+                    }
                 }
             }
         }

@@ -141,7 +141,13 @@ pub fn search(
         pv,
     };
     if let Some(p) = fallback.filter(|_| fallback_is_final(&root)) {
-        return finish(Some(p), 0, 0, vec![p]);
+        let us = root.to_move();
+        let score = if root.is_win_move(us, p) {
+            score::win_in(1)
+        } else {
+            0
+        };
+        return finish(Some(p), score, 0, vec![p]);
     }
     let mut limits = limits.clone();
     if limits.root_tactics && limits.exclude.is_empty() {

@@ -128,3 +128,31 @@ pub fn winning_flex4(board: &mut Board) -> Option<Pos> {
         .into_iter()
         .find(|&p| board.threat(us, p) == Threat::FLEX4 && !us_may_not_play(board, us, p))
 }
+
+/// A move that wins by force without search, with the plies to the five: a straight
+/// four (3 plies), or, when the opponent cannot make a four at all, a four-three or a
+/// double three (5 plies). The last two are the classic quick-win rules of pattern
+/// engines: they hold unless a forced block happens to give the opponent a four.
+pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
+    if let Some(p) = winning_flex4(board) {
+        return Some((p, 3));
+    }
+    let us = board.to_move();
+    let them = us.opp();
+    if board.threat_count_at_least(them, Threat::BLOCK4) > 0 {
+        return None;
+    }
+    for t in [Threat::BLOCK4_FLEX3, Threat::FLEX3_2X] {
+        if board.threat_count(us, t) == 0 {
+            continue;
+        }
+        let cells: Vec<Pos> = board.cells_with_threat(us, t).collect();
+        if let Some(p) = cells
+            .into_iter()
+            .find(|&p| board.threat(us, p) == t && !us_may_not_play(board, us, p))
+        {
+            return Some((p, 5));
+        }
+    }
+    None
+}

@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
-use super::movegen::{four_moves, generate, winning_flex4, Moves};
+use super::movegen::{four_moves, generate, quick_win, Moves};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
@@ -199,10 +199,10 @@ impl<'a> Worker<'a> {
             Moves::Lost => return lost_in(ply + 2),
             Moves::Block(p) => vec![(p, 0)],
             Moves::List(list) => {
-                if let Some(p) = winning_flex4(&mut self.board) {
-                    // An open four (or double four) the opponent cannot stop in time.
+                if let Some((p, plies)) = quick_win(&mut self.board) {
+                    // A threat the opponent cannot stop in time.
                     self.pv[ply].push(p);
-                    return win_in(ply + 3);
+                    return win_in(ply + plies);
                 }
                 list
             }
@@ -394,9 +394,9 @@ impl<'a> Worker<'a> {
             self.board.undo();
             return score;
         }
-        if let Some(p) = winning_flex4(&mut self.board) {
+        if let Some((p, plies)) = quick_win(&mut self.board) {
             self.pv[ply].push(p);
-            return win_in(ply + 3);
+            return win_in(ply + plies);
         }
         let stand = evaluate(&self.board);
         if stand >= beta || fours_left <= 0 || ply >= MAX_PLY - 4 {
