@@ -8,4 +8,11 @@ cd "$(dirname "$0")/.."
 if ! python3 -c 'import renju' 2>/dev/null; then
     python3 -m pip install --quiet renju
 fi
-cargo test --release
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+cargo test --release 2>&1 | tee "$log" || status=$?
+# One closing line for the whole run, summed over every test binary.
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+     END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
+exit "$status"

@@ -1,5 +1,6 @@
 //! Ferrum: a Gomoku/Renju engine for the Gomocup ("pbrain") protocol.
 
+pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Judges a strength change: plays NEW_BINARY against OLD_BINARY with ferrum-arena on
+# the shared freestyle 15x15 openings (each opening twice, colours swapped) at 200 ms
+# per move and prints every game and the summary (W-L-D from NEW's side, score, Elo
+# difference with its 95 % interval). Builds nothing: copy the binaries somewhere
+# stable first (cargo rebuilds target/release under a running match otherwise).
+#
+#   scripts/match.sh OLD_BINARY NEW_BINARY [GAMES]     (GAMES default 48)
+#
+# Environment: ARENA (default target/release/ferrum-arena), CONCURRENCY (default 2),
+# TURN_MS (default 200), OPENINGS (default ../shared/data/openings/freestyle15.txt),
+# EXTRA (more ferrum-arena options, e.g. "--sprt 0,10,0.05,0.05 --psq games/").
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+old=$1
+new=$2
+games=${3:-48}
+arena=${ARENA:-$root/target/release/ferrum-arena}
+openings=${OPENINGS:-$root/../shared/data/openings/freestyle15.txt}
+for f in "$old" "$new" "$arena"; do
+    if [ ! -x "$f" ]; then
+        echo "match.sh: $f is not an executable file (ferrum-arena: cargo build --release)" >&2
+        exit 2
+    fi
+done
+# shellcheck disable=SC2086 # EXTRA is meant to split into options
+exec "$arena" --engine "$new" --engine "$old" --name new --name old \
+    --rule 0 --size 15 --turn-ms "${TURN_MS:-200}" --openings "$openings" \
+    --games "$games" --concurrency "${CONCURRENCY:-2}" ${EXTRA:-}

@@ -1,0 +1,236 @@
+//! `ferrum-arena`: a match runner for two pbrain engines, refereed with Ferrum's own
+//! rules code. The match loop lives here: game slots on std threads, each with its
+//! own pair of engine processes, reporting to the main thread, which prints, keeps
+//! the totals and stops early when the SPRT decides.
+
+pub mod cli;
+pub mod game;
+pub mod openings;
+pub mod process;
+pub mod psq;
+pub mod referee;
+pub mod replay;
+pub mod report;
+pub mod stats;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+
+use anyhow::{anyhow, Result};
+
+use crate::board::Color;
+use game::{GameOutcome, GameSettings};
+use openings::Opening;
+use process::Process;
+use psq::Stone;
+use referee::{Reason, Verdict};
+use report::Totals;
+use stats::Sprt;
+
+/// A whole match, as given on the command line.
+#[derive(Debug, Clone)]
+pub struct MatchConfig {
+    /// Engine A and engine B: program and arguments.
+    pub engines: [Vec<String>; 2],
+    pub names: [Option<String>; 2],
+    pub settings: GameSettings,
+    pub openings: Vec<Opening>,
+    pub games: usize,
+    pub concurrency: usize,
+    pub sprt: Option<Sprt>,
+    pub psq_dir: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+/// One finished game, sent from a slot to the main thread.
+struct GameReport {
+    index: usize,
+    /// Which engine (0 = A, 1 = B) played Black.
+    black: usize,
+    outcome: GameOutcome,
+}
+
+/// Plays the match, printing to `out`; returns the names and totals.
+pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], Totals)> {
+    // Slot 0's processes are started here, so that ABOUT names are known up front.
+    let first = [spawn(&config.engines[0])?, spawn(&config.engines[1])?];
+    let names = resolve_names(config, &first);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Result<GameReport, String>>();
+    let mut totals = Totals::default();
+    let mut first = Some(first.map(|(p, _)| Some(p)));
+    thread::scope(|scope| -> Result<()> {
+        for _ in 0..config.concurrency {
+            let tx = tx.clone();
+            let procs = first.take().unwrap_or([None, None]);
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || slot(config, procs, next, stop, tx));
+        }
+        drop(tx);
+        let mut error = None;
+        for report in rx {
+            match report {
+                Ok(report) => record(config, &names, &report, &mut totals, out)?,
+                Err(e) => error = error.or(Some(e)),
+            }
+            if error.is_some() || totals.decision.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        error.map_or(Ok(()), |e| Err(anyhow!(e)))
+    })?;
+    write!(
+        out,
+        "{}",
+        report::summary(&names, &totals, config.sprt.as_ref())
+    )?;
+    Ok((names, totals))
+}
+
+/// Starts an engine and asks its name. Every (re)start gets ABOUT, as in c-gomoku-cli.
+fn spawn(cmd: &[String]) -> Result<(Process, Option<String>)> {
+    let mut p = Process::spawn(cmd)?;
+    let name = p.about_name();
+    Ok((p, name))
+}
+
+/// `--name`, else ABOUT's name, else the program name; equal names get `-1`/`-2`.
+fn resolve_names(config: &MatchConfig, first: &[(Process, Option<String>); 2]) -> [String; 2] {
+    let mut names: [String; 2] = std::array::from_fn(|i| {
+        config.names[i]
+            .clone()
+            .or_else(|| first[i].1.clone())
+            .unwrap_or_else(|| first[i].0.program().to_string())
+    });
+    if names[0] == names[1] {
+        names = [format!("{}-1", names[0]), format!("{}-2", names[1])];
+    }
+    names
+}
+
+/// One game slot: takes game numbers until none are left or the match stops.
+fn slot(
+    config: &MatchConfig,
+    mut procs: [Option<Process>; 2],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    tx: mpsc::Sender<Result<GameReport, String>>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        if index >= config.games {
+            break;
+        }
+        let report = play_one(config, &mut procs, index).map_err(|e| format!("{e:#}"));
+        if tx.send(report).is_err() {
+            break;
+        }
+    }
+    // END, a second to exit, then kill: for both at once would be faster, but only
+    // engines that ignore END cost the second.
+    for p in procs.into_iter().flatten() {
+        p.close();
+    }
+}
+
+/// Plays game `index`: engine A is Black in even games (each opening is played
+/// twice, colours swapped).
+fn play_one(
+    config: &MatchConfig,
+    procs: &mut [Option<Process>; 2],
+    index: usize,
+) -> Result<GameReport> {
+    let black = index % 2;
+    let opening = openings::for_game(&config.openings, index);
+    let color_of = |side: usize| {
+        if side == black {
+            Color::Black
+        } else {
+            Color::White
+        }
+    };
+    // (Re)start engines that crashed or timed out in an earlier game. An engine that
+    // cannot be started loses this game by crash.
+    for (side, proc) in procs.iter_mut().enumerate() {
+        if proc.is_none() {
+            match spawn(&config.engines[side]) {
+                Ok((p, _)) => *proc = Some(p),
+                Err(e) => {
+                    eprintln!("ferrum-arena: {e:#}");
+                    let verdict = Verdict::loss(color_of(side), Reason::Crash);
+                    let stones = opening.iter().map(|&(x, y)| Stone { x, y, ms: 0 });
+                    let outcome = GameOutcome {
+                        verdict,
+                        stones: stones.collect(),
+                        broken: None,
+                    };
+                    return Ok(GameReport {
+                        index,
+                        black,
+                        outcome,
+                    });
+                }
+            }
+        }
+    }
+    let [Some(a), Some(b)] = procs else {
+        unreachable!("both engines were started above");
+    };
+    let engines = if black == 0 { [a, b] } else { [b, a] };
+    let outcome = game::play(&config.settings, &opening, engines)?;
+    if let Some(color) = outcome.broken {
+        // Killed at once: it crashed, or it is still thinking past its time.
+        let side = if color == Color::Black {
+            black
+        } else {
+            1 - black
+        };
+        procs[side] = None;
+    }
+    Ok(GameReport {
+        index,
+        black,
+        outcome,
+    })
+}
+
+/// Prints one game, saves its .psq, updates the totals and the SPRT decision.
+fn record(
+    config: &MatchConfig,
+    names: &[String; 2],
+    report: &GameReport,
+    totals: &mut Totals,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let (black, white) = (&names[report.black], &names[1 - report.black]);
+    let verdict = &report.outcome.verdict;
+    let a_color = if report.black == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    totals.add(verdict, a_color);
+    if let (Some(sprt), None) = (&config.sprt, totals.decision) {
+        totals.decision = sprt.decision(&totals.tally);
+    }
+    let number = report.index + 1;
+    if !config.quiet {
+        writeln!(out, "{}", report::game_line(number, black, white, verdict))?;
+        writeln!(out, "{}", report::score_line(names, &totals.tally))?;
+        out.flush()?;
+    }
+    if let Some(dir) = &config.psq_dir {
+        let text = psq::format(
+            config.settings.size,
+            [black, white],
+            &report.outcome.stones,
+            &verdict.reason,
+        );
+        psq::save(dir, number, &text)?;
+    }
+    Ok(())
+}

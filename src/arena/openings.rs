@@ -1,0 +1,116 @@
+//! Opening files in the offset format of Piskvork and c-gomoku-cli: one opening per
+//! line, `dx,dy, dx,dy, ...` from the centre `(floor(N/2), floor(N/2))`, x to the
+//! right, y down, stones alternating from Black.
+
+use anyhow::{bail, Context, Result};
+
+use super::referee::Referee;
+
+/// Opening stones in game order, as board coordinates.
+pub type Opening = Vec<(usize, usize)>;
+
+/// Parses one line of offsets into board coordinates on a `size` board.
+pub fn parse_line(line: &str, size: usize) -> Result<Opening> {
+    let numbers = line
+        .split(',')
+        .map(|t| t.trim().parse::<i64>())
+        .collect::<Result<Vec<i64>, _>>()
+        .with_context(|| format!("bad number in opening `{line}`"))?;
+    if numbers.len() % 2 != 0 {
+        bail!("odd number of coordinates in opening `{line}`");
+    }
+    let centre = (size / 2) as i64;
+    numbers
+        .chunks(2)
+        .map(|c| {
+            let (x, y) = (centre + c[0], centre + c[1]);
+            if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
+                bail!(
+                    "opening `{line}`: offset {},{} is off a {size}x{size} board",
+                    c[0],
+                    c[1]
+                );
+            }
+            Ok((x as usize, y as usize))
+        })
+        .collect()
+}
+
+/// Parses a whole file (blank lines skipped) and checks every opening with the
+/// referee: each stone a legal move under `rule`, and no game over.
+pub fn parse_file(text: &str, size: usize, rule: i64) -> Result<Vec<Opening>> {
+    let mut openings = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let opening = parse_line(line, size).with_context(|| format!("line {}", i + 1))?;
+        Referee::new(size, rule, None)?
+            .place_opening(&opening)
+            .with_context(|| format!("line {}: opening `{}`", i + 1, line.trim()))?;
+        openings.push(opening);
+    }
+    Ok(openings)
+}
+
+/// The opening of game `index` (0-based): each opening is played twice (games 2k and
+/// 2k+1, colours swapped), wrapping around the list. Empty when there is none.
+pub fn for_game(openings: &[Opening], index: usize) -> Opening {
+    if openings.is_empty() {
+        return Vec::new();
+    }
+    openings[(index / 2) % openings.len()].clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_from_the_centre() {
+        assert_eq!(
+            parse_line("4,6, 1,5, 0,3", 15).unwrap(),
+            vec![(11, 13), (8, 12), (7, 10)]
+        );
+        // floor(N/2) on an even board.
+        assert_eq!(
+            parse_line("0,0, -1,-1", 20).unwrap(),
+            vec![(10, 10), (9, 9)]
+        );
+        assert!(parse_line("8,0", 15).is_err());
+        assert!(parse_line("1,2, 3", 15).is_err());
+        assert!(parse_line("a,b", 15).is_err());
+    }
+
+    #[test]
+    fn files_are_checked() {
+        let text = "0,0, 1,1\n\n  -1,0, 2,2, 3,3\n";
+        let ops = parse_file(text, 15, 0).unwrap();
+        assert_eq!(ops.len(), 2);
+        assert!(parse_file("0,0, 0,0\n", 15, 0).is_err());
+        assert_eq!(for_game(&ops, 0), ops[0]);
+        assert_eq!(for_game(&ops, 1), ops[0]);
+        assert_eq!(for_game(&ops, 2), ops[1]);
+        assert_eq!(for_game(&ops, 5), ops[0]);
+        assert!(for_game(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn shared_opening_files_parse() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/openings/");
+        for (file, size, rule, count) in [
+            ("freestyle15.txt", 15, 0, 12),
+            ("freestyle20.txt", 20, 0, 25),
+            ("renju26.txt", 15, 4, 26),
+        ] {
+            let Ok(text) = std::fs::read_to_string(format!("{dir}{file}")) else {
+                continue; // the shared data folder is not part of this repository
+            };
+            assert_eq!(
+                parse_file(&text, size, rule).unwrap().len(),
+                count,
+                "{file}"
+            );
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! One engine process: spawn, line-by-line reading with deadlines, shutdown.
+//!
+//! A reader thread turns the engine's stdout into lines on a bounded channel, so every
+//! read can wait with `recv_timeout`: the runner never blocks on an engine that prints
+//! nothing, prints garbage forever or ignores `END`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+
+/// Lines kept waiting in the channel. Bounded so that an engine printing garbage
+/// forever blocks on its own pipe instead of filling our memory.
+const CHANNEL_LINES: usize = 256;
+/// Longer lines are cut (the rest up to the newline is dropped): no move or name is
+/// this long, and an endless line without newline must not grow without bound.
+const MAX_LINE_BYTES: usize = 4096;
+/// How long `close` waits for the process to exit after `END` before killing it.
+pub const END_GRACE: Duration = Duration::from_secs(1);
+/// How long an engine may take to answer `ABOUT` at start.
+pub const ABOUT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why a read returned no line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadError {
+    /// The deadline passed.
+    Timeout,
+    /// stdout was closed: the process exited or crashed.
+    Closed,
+}
+
+/// A running engine process.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// The program's file name, the fallback engine name.
+    program: String,
+}
+
+impl Process {
+    /// Starts `cmd` (program and arguments). stderr goes to /dev/null because some
+    /// engines write a lot there and nobody would drain it.
+    pub fn spawn(cmd: &[String]) -> Result<Process> {
+        let Some((program, args)) = cmd.split_first() else {
+            bail!("empty engine command");
+        };
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        // Own process group, so that a kill also reaches the engine's children (a shell
+        // script's `sleep`, a wrapper's real engine), which would otherwise keep the
+        // pipe open and live on.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
+            .spawn()
+            .with_context(|| format!("cannot start engine `{}`", cmd.join(" ")))?;
+        let stdout = child.stdout.take().context("engine stdout")?;
+        let stdin = child.stdin.take();
+        let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
+        thread::Builder::new()
+            .name("arena-reader".into())
+            .spawn(move || read_lines(stdout, tx))
+            .context("cannot start reader thread")?;
+        let program = std::path::Path::new(program)
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| program.clone());
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+            program,
+        })
+    }
+
+    /// The program's file name.
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// Writes one line (LF-terminated) and flushes. `false` when the pipe is broken,
+    /// which means the engine is gone.
+    pub fn send(&mut self, line: &str) -> bool {
+        log::debug!("{} <- {}", self.program, line);
+        let Some(stdin) = self.stdin.as_mut() else {
+            return false;
+        };
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .and_then(|_| stdin.flush())
+            .is_ok()
+    }
+
+    /// The next line, waiting until `deadline` at most.
+    pub fn read_line(&self, deadline: Instant) -> Result<String, ReadError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => {
+                log::debug!("{} -> {}", self.program, line);
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
+        }
+    }
+
+    /// Drops every line already received (late output of an earlier command), so that
+    /// it is not taken as the answer to the next one. `false` if stdout is closed.
+    pub fn drain(&self) -> bool {
+        loop {
+            match self.lines.try_recv() {
+                Ok(_) => continue,
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => return false,
+            }
+        }
+    }
+
+    /// Sends `ABOUT` and returns the `name="..."` of the answer, if one came in time.
+    pub fn about_name(&mut self) -> Option<String> {
+        if !self.send("ABOUT") {
+            return None;
+        }
+        // c-gomoku-cli takes the first line after ABOUT as the answer; so do we.
+        let line = self.read_line(Instant::now() + ABOUT_TIMEOUT).ok()?;
+        parse_about_name(&line)
+    }
+
+    /// Ends the process politely: `END`, up to [`END_GRACE`] to exit, then kill.
+    /// (Dropping a `Process` kills it at once.)
+    pub fn close(mut self) {
+        self.send("END");
+        self.stdin = None; // EOF as well, for engines that stop on it.
+        let deadline = Instant::now() + END_GRACE;
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                break;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        // Drop kills whatever is left (children included) and reaps the process.
+    }
+
+    fn kill_now(&mut self) {
+        #[cfg(unix)]
+        {
+            // The whole group: see `spawn`. Also when the leader already exited, its
+            // children may still hold our pipe. No libc crate here, so use kill(1).
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", self.child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stdin = None;
+        self.kill_now();
+    }
+}
+
+/// The value of `name="..."` in an ABOUT answer.
+pub fn parse_about_name(line: &str) -> Option<String> {
+    let start = line.find("name=\"")? + "name=\"".len();
+    let len = line[start..].find('"')?;
+    let name = line[start..start + len].trim();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// Reader thread body: splits stdout into lines (CR, LF or CRLF), cuts very long lines,
+/// and stops at EOF, at a read error or when the receiver is gone.
+fn read_lines(stdout: impl Read, tx: SyncSender<String>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line: Vec<u8> = Vec::new();
+    let mut overlong = false;
+    loop {
+        let (consumed, newline) = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    take(&mut line, &buf[..i], &mut overlong);
+                    (i + 1, true)
+                }
+                None => {
+                    take(&mut line, buf, &mut overlong);
+                    (buf.len(), false)
+                }
+            },
+        };
+        reader.consume(consumed);
+        if newline {
+            let text = String::from_utf8_lossy(&line).trim().to_string();
+            line.clear();
+            overlong = false;
+            if !text.is_empty() && tx.send(text).is_err() {
+                return;
+            }
+        }
+    }
+    // A last line without newline still counts.
+    let text = String::from_utf8_lossy(&line).trim().to_string();
+    if !text.is_empty() {
+        let _ = tx.send(text);
+    }
+}
+
+/// Appends `bytes` to `line` up to [`MAX_LINE_BYTES`].
+fn take(line: &mut Vec<u8>, bytes: &[u8], overlong: &mut bool) {
+    if *overlong {
+        return;
+    }
+    let room = MAX_LINE_BYTES - line.len();
+    if bytes.len() > room {
+        line.extend_from_slice(&bytes[..room]);
+        *overlong = true;
+    } else {
+        line.extend_from_slice(bytes);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_name() {
+        let line = r#"name="Ferrum", version="0.1", author="x", country="y""#;
+        assert_eq!(parse_about_name(line).as_deref(), Some("Ferrum"));
+        assert_eq!(parse_about_name("garbage"), None);
+        assert_eq!(parse_about_name(r#"name="""#), None);
+    }
+
+    #[test]
+    fn lines_are_split_and_cut() {
+        let input = format!("a\r\n\nb\r{}\nlast", "x".repeat(10_000));
+        let (tx, rx) = mpsc::sync_channel(16);
+        read_lines(input.as_bytes(), tx);
+        let got: Vec<String> = rx.iter().collect();
+        assert_eq!(got[0], "a");
+        // CR alone is no line end here; trimming removes a trailing CR only.
+        assert!(got[1].starts_with("b\rxxx"));
+        assert_eq!(got[1].len(), MAX_LINE_BYTES);
+        assert_eq!(got[2], "last");
+        assert_eq!(got.len(), 3);
+    }
+}

@@ -1,0 +1,299 @@
+//! `--replay-sgf`: judges the games of a c-gomoku-cli SGF file with our referee and
+//! compares with the verdict recorded there (`RE[]`, `TE[]`), game by game.
+//!
+//! c-gomoku-cli writes `(;FF[4]GM[4]GN[n]...RU[rule]SZ[size]PB[..]PW[..]RE[B+1|W+1|0]
+//! TE[reason]` then `;B[xy]` / `;W[xy]` with letters a=0, x first. A move that loses
+//! by itself (illegal, forbidden) and a time forfeit or crash leave no move in the
+//! file: the game then simply stops with the loser to move, which is all the replay
+//! can check ("consistent"). A forbidden move appended to the file by hand is judged
+//! like any other move.
+
+use std::io::Write;
+
+use anyhow::{bail, Context, Result};
+
+use super::referee::{Referee, Verdict};
+use crate::board::Color;
+
+/// One game of the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SgfGame {
+    pub number: String,
+    pub rule: i64,
+    pub size: usize,
+    pub black: String,
+    pub white: String,
+    pub result: String,
+    pub reason: String,
+    pub moves: Vec<(Color, usize, usize)>,
+}
+
+/// Splits the file into games and reads their properties.
+pub fn parse(text: &str) -> Result<Vec<SgfGame>> {
+    let mut games = Vec::new();
+    let mut props: Vec<(String, String)> = Vec::new();
+    let mut key = String::new();
+    // A letter after a value or a `;` starts a new key; later letters extend it.
+    let mut new_key = true;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '(' => {
+                props.clear();
+                new_key = true;
+            }
+            ')' => games.push(game_from(&props)?),
+            '[' => {
+                let mut value = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        ']' => break,
+                        '\\' => value.extend(chars.next()),
+                        c => value.push(c),
+                    }
+                }
+                props.push((key.clone(), value));
+                new_key = true;
+            }
+            c if c.is_ascii_uppercase() => {
+                if std::mem::take(&mut new_key) {
+                    key.clear();
+                }
+                key.push(c);
+            }
+            ';' => new_key = true,
+            _ => {}
+        }
+    }
+    Ok(games)
+}
+
+fn game_from(props: &[(String, String)]) -> Result<SgfGame> {
+    let get = |k: &str| {
+        props
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    let size: usize = get("SZ").parse().context("SGF game without SZ[]")?;
+    let mut moves = Vec::new();
+    for (k, v) in props {
+        let color = match k.as_str() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            _ => continue,
+        };
+        let b = v.as_bytes();
+        if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
+            bail!("bad SGF move `{v}`");
+        }
+        moves.push((color, (b[0] - b'a') as usize, (b[1] - b'a') as usize));
+    }
+    Ok(SgfGame {
+        number: get("GN"),
+        rule: get("RU").parse().unwrap_or(0),
+        size,
+        black: get("PB"),
+        white: get("PW"),
+        result: get("RE"),
+        reason: get("TE"),
+        moves,
+    })
+}
+
+/// Our referee's view of a recorded game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Judged {
+    /// The game ended with the last move (or a draw was due after it).
+    Over(Verdict),
+    /// The game ended at move `n` (1-based) but the record goes on.
+    EndedEarly(usize, Verdict),
+    /// No verdict after the last move: `Color` is to move.
+    Unfinished(Color),
+}
+
+/// Replays the moves through the referee.
+pub fn judge(game: &SgfGame, draw_after: Option<usize>) -> Result<Judged> {
+    let mut referee = Referee::new(game.size, game.rule, draw_after)?;
+    for (i, &(color, x, y)) in game.moves.iter().enumerate() {
+        if color != referee.to_move() {
+            bail!("move {} ({x},{y}) is out of turn", i + 1);
+        }
+        if let Some(v) = referee.draw_due() {
+            return Ok(Judged::EndedEarly(i, v));
+        }
+        if let Some(v) = referee.play(x as i64, y as i64) {
+            return Ok(if i + 1 == game.moves.len() {
+                Judged::Over(v)
+            } else {
+                Judged::EndedEarly(i + 1, v)
+            });
+        }
+    }
+    Ok(match referee.draw_due() {
+        Some(v) => Judged::Over(v),
+        None => Judged::Unfinished(referee.to_move()),
+    })
+}
+
+/// The winner and reason kind c-gomoku-cli's `TE[]` text stands for.
+pub fn expected(reason: &str) -> Option<(Option<Color>, &'static str)> {
+    let winner = if reason.starts_with("Black win") {
+        Some(Color::Black)
+    } else if reason.starts_with("White win") || reason.starts_with("Black play forbidden") {
+        Some(Color::White)
+    } else {
+        None
+    };
+    let kind = if reason.contains("five connection") {
+        "five"
+    } else if reason.contains("forbidden move") {
+        "forbidden move"
+    } else if reason.contains("illegal move") {
+        "illegal move"
+    } else if reason.contains("time forfeit") {
+        "time forfeit"
+    } else if reason.contains("crash") {
+        "crash"
+    } else if reason.contains("fullfilled board") {
+        "full board"
+    } else if reason.contains("Draw by adjudication") {
+        "draw after"
+    } else {
+        return None;
+    };
+    Some((winner, kind))
+}
+
+/// How our verdict compares with the recorded one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agreement {
+    /// Same winner and reason.
+    Agree,
+    /// The deciding event is not in the move list (a time forfeit, a crash, an
+    /// illegal or forbidden move c-gomoku-cli did not record); the game is not over
+    /// for us either and the recorded loser is the side to move.
+    Consistent,
+    Disagree,
+}
+
+pub fn compare(recorded: &str, judged: &Judged) -> Agreement {
+    let Some((winner, kind)) = expected(recorded) else {
+        return Agreement::Disagree;
+    };
+    match judged {
+        Judged::Over(v) if v.winner == winner && v.reason.kind() == kind => Agreement::Agree,
+        Judged::Unfinished(to_move)
+            if matches!(
+                kind,
+                "illegal move" | "forbidden move" | "time forfeit" | "crash"
+            ) && winner == Some(to_move.opp()) =>
+        {
+            Agreement::Consistent
+        }
+        _ => Agreement::Disagree,
+    }
+}
+
+/// Judges every game of `file`, prints one line per game and a total; returns
+/// (agree, consistent, disagree).
+pub fn run(
+    file: &std::path::Path,
+    draw_after: Option<usize>,
+    out: &mut dyn Write,
+) -> Result<[usize; 3]> {
+    let text =
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let mut counts = [0; 3];
+    for game in parse(&text)? {
+        let judged = judge(&game, draw_after).with_context(|| format!("game {}", game.number))?;
+        let agreement = compare(&game.reason, &judged);
+        counts[agreement as usize] += 1;
+        let ours = match &judged {
+            Judged::Over(v) => format!("{} {}", v.result_text(), v.reason),
+            Judged::EndedEarly(n, v) => {
+                format!(
+                    "{} {} at move {n}, record goes on",
+                    v.result_text(),
+                    v.reason
+                )
+            }
+            Judged::Unfinished(c) => format!("not over, {c:?} to move"),
+        };
+        let verdict = match agreement {
+            Agreement::Agree => "agree",
+            Agreement::Consistent => "consistent",
+            Agreement::Disagree => "DISAGREE",
+        };
+        writeln!(
+            out,
+            "game {} ({} vs {}, {} moves): recorded {} {{{}}} | referee: {ours}: {verdict}",
+            game.number,
+            game.black,
+            game.white,
+            game.moves.len(),
+            game.result,
+            game.reason
+        )?;
+    }
+    let [a, c, d] = counts;
+    writeln!(
+        out,
+        "{} games: {a} agree, {c} consistent (deciding event not in the record), {d} disagree",
+        a + c + d
+    )?;
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::Reason;
+
+    const TWO_GAMES: &str = "\
+(;FF[4]GM[4]GN[1]EV[A x B]DT[2026.11.22 06:31:37]RO[1.1]RU[0]SZ[15]PB[A]PW[B]RE[B+1]TE[Black win by five connection]
+;B[hh]C[opening move];W[ah]C[opening move]
+;B[hi]C[65ms];W[bh]C[48ms];B[hj]C[1ms];W[ch]C[1ms];B[hk]C[1ms];W[dh]C[1ms];B[hl]C[1ms])
+
+(;FF[4]GM[4]GN[2]RU[4]SZ[15]PB[B]PW[A]RE[W+1]TE[Black play forbidden move - double three]
+;B[ih]C[opening move];W[aa]C[opening move];B[jh];W[oa];B[hi];W[ao];B[hj];W[oo])
+";
+
+    #[test]
+    fn parses_c_gomoku_cli_sgf() {
+        let games = parse(TWO_GAMES).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].number, "1");
+        assert_eq!(games[0].moves[0], (Color::Black, 7, 7));
+        assert_eq!(games[0].moves[1], (Color::White, 0, 7));
+        assert_eq!(games[0].moves.len(), 9);
+        assert_eq!(games[1].rule, 4);
+        assert_eq!(games[1].black, "B");
+    }
+
+    #[test]
+    fn judges_and_compares() {
+        let games = parse(TWO_GAMES).unwrap();
+        let j = judge(&games[0], None).unwrap();
+        assert_eq!(j, Judged::Over(Verdict::win(Color::Black, Reason::Five)));
+        assert_eq!(compare(&games[0].reason, &j), Agreement::Agree);
+        // The forbidden move itself is not in the record: consistent only.
+        let j = judge(&games[1], None).unwrap();
+        assert_eq!(j, Judged::Unfinished(Color::Black));
+        assert_eq!(compare(&games[1].reason, &j), Agreement::Consistent);
+        // With the move appended (7,7 = hh), the referee sees the double three.
+        let mut g = games[1].clone();
+        g.moves.push((Color::Black, 7, 7));
+        let j = judge(&g, None).unwrap();
+        assert_eq!(compare(&g.reason, &j), Agreement::Agree);
+        // A white win claimed where Black made five is a disagreement.
+        assert_eq!(
+            compare(
+                "White win by five connection",
+                &judge(&games[0], None).unwrap()
+            ),
+            Agreement::Disagree
+        );
+    }
+}

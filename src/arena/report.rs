@@ -1,0 +1,175 @@
+//! The match's running totals and the text printed for each game and at the end.
+
+use std::collections::BTreeMap;
+
+use super::referee::Verdict;
+use super::stats::{elo_with_margin, Decision, Sprt, Tally};
+use crate::board::Color;
+
+/// Totals from engine A's side.
+#[derive(Debug, Default, Clone)]
+pub struct Totals {
+    pub tally: Tally,
+    /// Per reason kind: games won by A, won by B, drawn.
+    pub reasons: BTreeMap<&'static str, [u32; 3]>,
+    /// Set when the SPRT crossed a bound (the first time).
+    pub decision: Option<Decision>,
+}
+
+impl Totals {
+    /// Adds one game; `a_color` is the colour engine A played.
+    pub fn add(&mut self, verdict: &Verdict, a_color: Color) {
+        let slot = match verdict.winner {
+            None => {
+                self.tally.draws += 1;
+                2
+            }
+            Some(c) if c == a_color => {
+                self.tally.wins += 1;
+                0
+            }
+            Some(_) => {
+                self.tally.losses += 1;
+                1
+            }
+        };
+        self.reasons.entry(verdict.reason.kind()).or_default()[slot] += 1;
+    }
+}
+
+/// `game 7: A (black) vs B (white): 1-0 five`
+pub fn game_line(number: usize, black: &str, white: &str, verdict: &Verdict) -> String {
+    format!(
+        "game {number}: {black} (black) vs {white} (white): {} {}",
+        verdict.result_text(),
+        verdict.reason
+    )
+}
+
+/// `Score of A vs B: W - L - D [score] n`, as c-gomoku-cli prints it.
+pub fn score_line(names: &[String; 2], t: &Tally) -> String {
+    format!(
+        "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
+        names[0],
+        names[1],
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score(),
+        t.games()
+    )
+}
+
+/// The closing summary.
+pub fn summary(names: &[String; 2], totals: &Totals, sprt: Option<&Sprt>) -> String {
+    let t = &totals.tally;
+    let (elo, margin) = elo_with_margin(t);
+    let mut out = format!("Finished {} games\n{}\n", t.games(), score_line(names, t));
+    out += &format!(
+        "{} scored {:.1} %: W-L-D {}-{}-{}, Elo difference {} +/- {} (95 %)\n",
+        names[0],
+        t.score() * 100.0,
+        t.wins,
+        t.losses,
+        t.draws,
+        signed(elo),
+        unsigned(margin)
+    );
+    out += "Reasons:\n";
+    for (kind, [a, b, d]) in &totals.reasons {
+        let total = a + b + d;
+        let detail = if *d > 0 {
+            String::new()
+        } else if kind_is_fault(kind) {
+            // Faults are more telling by who committed them.
+            format!("  (lost by {} {b}, by {} {a})", names[0], names[1])
+        } else {
+            format!("  (won by {} {a}, by {} {b})", names[0], names[1])
+        };
+        out += &format!("  {kind}: {total}{detail}\n");
+    }
+    if let Some(sprt) = sprt {
+        let (lower, upper) = sprt.bounds();
+        let decision = match totals.decision {
+            Some(Decision::H0) => "H0 accepted",
+            Some(Decision::H1) => "H1 accepted",
+            None => "no decision",
+        };
+        out += &format!(
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}\n",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            sprt.llr(t),
+            lower,
+            upper
+        );
+    }
+    out
+}
+
+fn kind_is_fault(kind: &str) -> bool {
+    matches!(
+        kind,
+        "illegal move" | "forbidden move" | "time forfeit" | "crash"
+    )
+}
+
+fn signed(x: f64) -> String {
+    // `+ 0.0` turns -0.0 into 0.0, which prints as `+0.0`.
+    let x = x + 0.0;
+    if x.is_finite() {
+        format!("{x:+.1}")
+    } else if x > 0.0 {
+        "+inf".into()
+    } else {
+        "-inf".into()
+    }
+}
+
+fn unsigned(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1}")
+    } else {
+        "inf".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::referee::Reason;
+
+    #[test]
+    fn lines_and_summary() {
+        let names = ["A".to_string(), "B".to_string()];
+        let mut totals = Totals::default();
+        let five = Verdict::win(Color::Black, Reason::Five);
+        assert_eq!(
+            game_line(7, "A", "B", &five),
+            "game 7: A (black) vs B (white): 1-0 five"
+        );
+        totals.add(&five, Color::Black); // A won
+        totals.add(
+            &Verdict::loss(Color::Black, Reason::TimeForfeit),
+            Color::White,
+        ); // A won
+        totals.add(&Verdict::win(Color::Black, Reason::Five), Color::White); // B won
+        let draw = Verdict {
+            winner: None,
+            reason: Reason::FullBoard,
+        };
+        totals.add(&draw, Color::White);
+        assert_eq!(
+            score_line(&names, &totals.tally),
+            "Score of A vs B: 2 - 1 - 1 [0.625] 4"
+        );
+        let text = summary(&names, &totals, Sprt::parse("0,10,0.05,0.05").as_ref());
+        assert!(text.contains("A scored 62.5 %: W-L-D 2-1-1, Elo difference +88.7"));
+        assert!(text.contains("  five: 2  (won by A 1, by B 1)"));
+        assert!(text.contains("  time forfeit: 1  (lost by A 0, by B 1)"));
+        assert!(text.contains("  full board: 1\n"));
+        assert!(text.contains("no decision"));
+    }
+}

@@ -1,0 +1,255 @@
+//! Match statistics from the first engine's side: W-L-D, Elo difference with a 95 %
+//! interval, and the SPRT log-likelihood ratio.
+
+/// The 97.5 % quantile of the standard normal distribution (two-sided 95 %).
+const Z_975: f64 = 1.959963984540054;
+
+/// Wins, losses and draws of engine A.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points of A: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// Mean score per game in [0, 1] (0.5 before any game).
+    pub fn score(&self) -> f64 {
+        match self.games() {
+            0 => 0.5,
+            n => self.points() / n as f64,
+        }
+    }
+
+    /// Variance of one game's score (1, 0 or 1/2) around the mean score.
+    pub fn variance(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.0;
+        }
+        let mu = self.score();
+        let sq = |x: f64| (x - mu) * (x - mu);
+        (self.wins as f64 * sq(1.0) + self.losses as f64 * sq(0.0) + self.draws as f64 * sq(0.5))
+            / n as f64
+    }
+}
+
+/// Logistic Elo difference for a mean score `p`: `-400 log10(1/p - 1)`; infinite at 0
+/// and 1.
+pub fn elo_from_score(p: f64) -> f64 {
+    if p <= 0.0 {
+        f64::NEG_INFINITY
+    } else if p >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / p - 1.0).log10()
+    }
+}
+
+/// Mean score for an Elo difference: `1 / (1 + 10^(-elo/400))`.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// Elo difference and the half-width of its 95 % interval.
+///
+/// The normal approximation of cutechess-cli (`projects/lib/src/elo.cpp`, class `Elo`):
+/// the standard error of the mean score is `sqrt(var / n)` with `var` the per-game
+/// variance ([`Tally::variance`]); the score interval `mu ± 1.96 se` is mapped through
+/// [`elo_from_score`], and the margin is half the Elo width of that interval,
+/// `(elo(mu + 1.96 se) - elo(mu - 1.96 se)) / 2`. Infinite when the interval reaches
+/// a score of 0 or 1.
+pub fn elo_with_margin(t: &Tally) -> (f64, f64) {
+    let n = t.games();
+    let mu = t.score();
+    if n == 0 {
+        return (0.0, f64::INFINITY);
+    }
+    let se = (t.variance() / n as f64).sqrt();
+    let margin = (elo_from_score(mu + Z_975 * se) - elo_from_score(mu - Z_975 * se)) / 2.0;
+    (elo_from_score(mu), margin)
+}
+
+/// The SPRT's two hypotheses and error rates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// Which hypothesis the SPRT accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    H0,
+    H1,
+}
+
+impl Sprt {
+    /// Parses `elo0,elo1,alpha,beta`.
+    pub fn parse(s: &str) -> Option<Sprt> {
+        let v: Vec<f64> = s
+            .split(',')
+            .map(|t| t.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        let [elo0, elo1, alpha, beta] = v[..] else {
+            return None;
+        };
+        let probability = |x: f64| x > 0.0 && x < 1.0;
+        (elo0 < elo1 && probability(alpha) && probability(beta)).then_some(Sprt {
+            elo0,
+            elo1,
+            alpha,
+            beta,
+        })
+    }
+
+    /// Lower and upper LLR bounds: `ln(beta / (1 - alpha))` (accept H0) and
+    /// `ln((1 - beta) / alpha)` (accept H1), Wald's bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), trinomial model.
+    ///
+    /// The GSPRT approximation of Michel Van den Bergh, "A simple approximation of the
+    /// GSPRT" (http://hardy.uhasselt.be/Toga/GSPRT_approximation.pdf), the formula of
+    /// c-chess-cli and c-gomoku-cli (`sprt.cpp`):
+    ///
+    /// `LLR = (s1 - s0) * (2 * sum - (s0 + s1) * N) / (2 * var)`
+    ///
+    /// with `s0`, `s1` the scores expected under elo0 / elo1 ([`score_from_elo`]),
+    /// `sum` the points of A over `N` games and `var` the per-game score variance.
+    /// (Equivalently `N (s1 - s0)(2 mu - s0 - s1) / (2 var)` with `mu = sum / N`.)
+    /// As in c-gomoku-cli it is 0 until two of W, L, D are non-zero (no variance to
+    /// speak of before that).
+    pub fn llr(&self, t: &Tally) -> f64 {
+        let nonzero = [t.wins, t.losses, t.draws]
+            .iter()
+            .filter(|&&c| c > 0)
+            .count();
+        let var = t.variance();
+        if nonzero < 2 || var <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let n = t.games() as f64;
+        (s1 - s0) * (2.0 * t.points() - (s0 + s1) * n) / (2.0 * var)
+    }
+
+    /// The decision once the LLR crosses a bound.
+    pub fn decision(&self, t: &Tally) -> Option<Decision> {
+        let llr = self.llr(t);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            Some(Decision::H1)
+        } else if llr <= lower {
+            Some(Decision::H0)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn elo_and_interval_by_hand() {
+        // 10-5-5: mu = 12.5/20 = 0.625, Elo = -400 log10(0.6) = 88.74.
+        // var = (10*0.375^2 + 5*0.625^2 + 5*0.125^2) / 20 = 3.4375/20 = 0.171875,
+        // se = sqrt(0.171875/20) = 0.092702; mu ± 1.96 se = 0.80670 / 0.44330,
+        // Elo 248.19 / -39.57, margin (248.19 + 39.57) / 2 = 143.87.
+        let t = Tally {
+            wins: 10,
+            losses: 5,
+            draws: 5,
+        };
+        assert_eq!(t.score(), 0.625);
+        assert!(close(t.variance(), 0.171875, 1e-12));
+        let (elo, margin) = elo_with_margin(&t);
+        assert!(close(elo, 88.7395, 1e-3), "{elo}");
+        assert!(close(margin, 143.8749, 1e-3), "{margin}");
+        // 30-10-0: mu 0.75, Elo 400 log10(3) = 190.85, margin 135.58.
+        let (elo, margin) = elo_with_margin(&Tally {
+            wins: 30,
+            losses: 10,
+            draws: 0,
+        });
+        assert!(close(elo, 190.8485, 1e-3) && close(margin, 135.5792, 1e-3));
+        // Even score: 0 Elo; all wins: infinite.
+        let even = Tally {
+            wins: 3,
+            losses: 3,
+            draws: 4,
+        };
+        assert_eq!(elo_with_margin(&even).0, 0.0);
+        let all = Tally {
+            wins: 4,
+            ..Tally::default()
+        };
+        assert_eq!(elo_with_margin(&all).0, f64::INFINITY);
+        assert!(close(score_from_elo(elo_from_score(0.3)), 0.3, 1e-12));
+    }
+
+    #[test]
+    fn sprt_by_hand() {
+        let sprt = Sprt::parse("0,10,0.05,0.05").unwrap();
+        // Bounds ln(0.05/0.95) = -2.9444, ln(0.95/0.05) = 2.9444.
+        let (lo, hi) = sprt.bounds();
+        assert!(close(lo, -2.94444, 1e-4) && close(hi, 2.94444, 1e-4));
+        // 10-5-5: s0 = 0.5, s1 = 0.514387; (0.014387)(25 - 20.28774)/(2*0.171875) = 0.19723.
+        let t = Tally {
+            wins: 10,
+            losses: 5,
+            draws: 5,
+        };
+        assert!(close(sprt.llr(&t), 0.197225, 1e-5), "{}", sprt.llr(&t));
+        assert_eq!(sprt.decision(&t), None);
+        // 30-10-0: 0.74524 (0.014387 * (60 - 40.57548) / (2 * 0.1875)).
+        let t = Tally {
+            wins: 30,
+            losses: 10,
+            draws: 0,
+        };
+        assert!(close(sprt.llr(&t), 0.745237, 1e-5));
+        // Many wins: H1; many losses: H0; a single kind of result: no LLR yet.
+        let good = Tally {
+            wins: 300,
+            losses: 100,
+            draws: 0,
+        };
+        assert_eq!(sprt.decision(&good), Some(Decision::H1));
+        let bad = Tally {
+            wins: 100,
+            losses: 300,
+            draws: 0,
+        };
+        assert_eq!(sprt.decision(&bad), Some(Decision::H0));
+        let only_wins = Tally {
+            wins: 50,
+            ..Tally::default()
+        };
+        assert_eq!(sprt.llr(&only_wins), 0.0);
+        assert!(Sprt::parse("10,0,0.05,0.05").is_none());
+        assert!(Sprt::parse("0,10,0.05").is_none());
+    }
+}
