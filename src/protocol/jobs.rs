@@ -409,18 +409,7 @@ impl Ctx<'_> {
     /// (we are to move again) is closest to `bias`.
     fn balance_two(&self, board: &Board, bias: i32) -> Outcome {
         let mut nodes = 0;
-        let mut lines = Vec::new();
-        for m1 in candidates(board, 8) {
-            let mut b = board.clone();
-            let us = b.to_move();
-            if b.is_win_move(us, m1) {
-                continue;
-            }
-            b.make(m1, us);
-            for m2 in candidates(&b, 5) {
-                lines.push(vec![m1, m2]);
-            }
-        }
+        let lines = two_move_lines(board, 8, 5);
         if lines.is_empty() {
             // Every candidate wins at once or there is no room for two stones.
             return self.balance_one(board, bias);
@@ -577,18 +566,7 @@ impl Ctx<'_> {
         };
         out.answer = Answer::Text(best.to_string());
         if stones == 3 && score <= BALANCE_WINDOW && !self.stopped() {
-            let mut lines = Vec::new();
-            for m1 in candidates(board, 6) {
-                let mut b = board.clone();
-                let us = b.to_move();
-                if b.is_win_move(us, m1) {
-                    continue;
-                }
-                b.make(m1, us);
-                for m2 in candidates(&b, 4) {
-                    lines.push(vec![m1, m2]);
-                }
-            }
+            let lines = two_move_lines(board, 6, 4);
             let scored = self.balance_rounds(board, lines, 0, 4, &mut nodes);
             out.nodes = nodes;
             if let Some((pair, v)) = scored.first() {
@@ -683,6 +661,24 @@ fn candidates(board: &Board, k: usize) -> Vec<Pos> {
         Moves::List(list) if !list.is_empty() => list.into_iter().take(k).map(|m| m.0).collect(),
         Moves::List(_) => any_legal_move(&mut b).into_iter().collect(),
     }
+}
+
+/// Two-stone lines for the balance searches: the side to move's `first` best candidates
+/// (none that wins at once), each followed by the opponent's `second` best replies.
+fn two_move_lines(board: &Board, first: usize, second: usize) -> Vec<Vec<Pos>> {
+    let mut lines = Vec::new();
+    for m1 in candidates(board, first) {
+        let mut b = board.clone();
+        let us = b.to_move();
+        if b.is_win_move(us, m1) {
+            continue;
+        }
+        b.make(m1, us);
+        for m2 in candidates(&b, second) {
+            lines.push(vec![m1, m2]);
+        }
+    }
+    lines
 }
 
 #[cfg(test)]

@@ -187,7 +187,9 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     if puzzle.question == Question::Vct {
         return unknown(nodes);
     }
-    // The main search, limited to the puzzle's win length when it has one.
+    // The main search, limited to the puzzle's win length when it has one, on a TT
+    // cleared of the previous puzzle.
+    engine.clear_shared();
     let left = deadline.saturating_duration_since(Instant::now());
     let limits = Limits::time(Instant::now(), left, left);
     let stop = AtomicBool::new(false);
@@ -268,15 +270,17 @@ pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
     let (opts, file) = parse_args(args)?;
     let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
     let engine = Engine::new(64 << 20, opts.threads);
-    let (mut solved, mut failed, mut total_ms, mut slowest) = (0, 0, 0u64, 0u64);
+    let (mut solved, mut failed, mut slowest) = (0, 0, 0u64);
+    let mut total = std::time::Duration::ZERO;
     for (n, line) in text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
         let puzzle = parse_puzzle(line).with_context(|| format!("{file} line {}", n + 1))?;
-        engine.clear_shared();
+        let started = Instant::now();
         let s = solve_puzzle(&engine, &puzzle, &opts);
+        total += started.elapsed();
         writeln!(out, "{}", solution_json(&puzzle.id, &s))?;
         out.flush()?;
         if is_solved(&puzzle, &s) {
@@ -284,12 +288,11 @@ pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
         } else {
             failed += 1;
         }
-        total_ms += s.ms;
         slowest = slowest.max(s.ms);
     }
     Ok(format!(
         "solved {solved} failed {failed} of {} in {:.3} s (slowest {slowest} ms)",
         solved + failed,
-        total_ms as f64 / 1000.0
+        total.as_secs_f64()
     ))
 }
