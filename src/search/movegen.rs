@@ -75,11 +75,21 @@ pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
             + board.cell_score(us, p)
             + board.cell_score(them, p) / 2
             + history(p);
-        list.push((p, score));
+        list.push((p, score, mine == Threat::NONE && theirs == Threat::NONE));
     }
+    // Cells where neither side makes even a two are not worth searching once enough
+    // cells are (pattern engines' usual candidate filter).
+    if list.iter().filter(|m| !m.2).count() >= MIN_SHAPED_MOVES {
+        list.retain(|m| !m.2);
+    }
+    let mut list: Vec<(Pos, i32)> = list.into_iter().map(|m| (m.0, m.1)).collect();
     list.sort_by_key(|e| std::cmp::Reverse(e.1));
     Moves::List(list)
 }
+
+/// Shaped candidates (a two or more for either side) needed before shapeless cells are
+/// dropped from the move list.
+const MIN_SHAPED_MOVES: usize = 5;
 
 /// Renju Black's forbidden points are never searched.
 #[inline]
