@@ -32,10 +32,10 @@ pub const THREAT_VALUE: [i32; Threat::COUNT] = [
     8,   // BLOCK3_PLUS
     0,   // FLEX3
     16,  // FLEX3_PLUS
-    60,  // FLEX3_2X
+    150, // FLEX3_2X
     0,   // BLOCK4
     20,  // BLOCK4_PLUS
-    120, // BLOCK4_FLEX3
+    250, // BLOCK4_FLEX3
     200, // FLEX4
     400, // FIVE
 ];
