@@ -29,24 +29,38 @@ const DEFEND: [i32; Threat::COUNT] = [
 
 /// Generates the moves of the side to move. `history` adds ordering bonuses.
 pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
+    forced_moves(board).unwrap_or_else(|| Moves::List(move_list(board, history)))
+}
+
+/// What fives on the board decide, from the threat counts alone: our five, the
+/// opponent's five(s) to block. `None` when the position needs a move list.
+pub fn forced_moves(board: &mut Board) -> Option<Moves> {
     let us = board.to_move();
     let them = us.opp();
     if board.threat_count(us, Threat::FIVE) > 0 {
         if let Some(p) = board.cells_with_threat(us, Threat::FIVE).next() {
-            return Moves::Win(p);
+            return Some(Moves::Win(p));
         }
     }
     let their_fives = board.threat_count(them, Threat::FIVE);
     if their_fives > 0 {
         if their_fives > 1 {
-            return Moves::Lost;
+            return Some(Moves::Lost);
         }
         let block = board.cells_with_threat(them, Threat::FIVE).next();
-        return match block {
+        return Some(match block {
             Some(p) if board.is_legal(us, p) => Moves::Block(p),
             _ => Moves::Lost,
-        };
+        });
     }
+    None
+}
+
+/// The moves worth searching when no five decides, best first: under threat only our
+/// fours and the points on the opponent's threat lines.
+pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i32)> {
+    let us = board.to_move();
+    let them = us.opp();
     let their_strong = board.threat_count(them, Threat::FLEX4) > 0;
     let their_four_three = board.threat_count(them, Threat::BLOCK4_FLEX3) > 0;
     let defence_floor = if their_strong {
@@ -84,7 +98,7 @@ pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
     }
     let mut list: Vec<(Pos, i32)> = list.into_iter().map(|m| (m.0, m.1)).collect();
     list.sort_by_key(|e| std::cmp::Reverse(e.1));
-    Moves::List(list)
+    list
 }
 
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are

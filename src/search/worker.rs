@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
-use super::movegen::{four_moves, generate, quick_win, Moves};
+use super::movegen::{forced_moves, four_moves, move_list, quick_win, Moves};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
@@ -189,37 +189,30 @@ impl<'a> Worker<'a> {
                 return alpha;
             }
         }
-        let history = &self.history;
-        let moves = generate(&mut self.board, &|p: Pos| history[p.idx()][us.idx()] / 64);
-        let list = match moves {
-            Moves::Win(p) => {
+        // Fives on the board decide from the threat counts alone; the (costly) move
+        // list is built only after the TT had its chance to cut.
+        let forced_list = match forced_moves(&mut self.board) {
+            Some(Moves::Win(p)) => {
                 self.pv[ply].push(p);
                 return win_in(ply + 1);
             }
-            Moves::Lost => return lost_in(ply + 2),
-            Moves::Block(p) => vec![(p, 0)],
-            Moves::List(list) => {
+            Some(Moves::Lost) => return lost_in(ply + 2),
+            Some(Moves::Block(p)) => Some(vec![(p, 0)]),
+            Some(Moves::List(list)) => Some(list),
+            None => {
                 if let Some((p, plies)) = quick_win(&mut self.board) {
                     // A threat the opponent cannot stop in time.
                     self.pv[ply].push(p);
                     return win_in(ply + plies);
                 }
-                list
+                None
             }
         };
-        if list.is_empty() {
-            // No candidate: a full board is a draw; only forbidden moves left loses.
-            return if self.board.empty_count() == 0 {
-                0
-            } else {
-                lost_in(ply + 2)
-            };
-        }
         if ply >= MAX_PLY - 2 {
             return evaluate(&self.board);
         }
         // A forced block is searched at the same depth (an extension for forced replies).
-        let forced = list.len() == 1 && self.board.threat_count(them, Threat::FIVE) > 0;
+        let forced = forced_list.is_some();
         if depth <= 0 && !forced {
             return self.quiesce(alpha, beta, ply, QS_FOURS);
         }
@@ -242,7 +235,21 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut list = list;
+        let mut list = match forced_list {
+            Some(list) => list,
+            None => {
+                let history = &self.history;
+                move_list(&mut self.board, &|p: Pos| history[p.idx()][us.idx()] / 64)
+            }
+        };
+        if list.is_empty() {
+            // No candidate: a full board is a draw; only forbidden moves left loses.
+            return if self.board.empty_count() == 0 {
+                0
+            } else {
+                lost_in(ply + 2)
+            };
+        }
         if ply == 0 && (!self.limits.exclude.is_empty() || self.limits.allowed.is_some()) {
             list.retain(|m| !self.limits.exclude.contains(&m.0));
             if let Some(allowed) = &self.limits.allowed {
