@@ -60,7 +60,9 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
     let names = resolve_names(config, &first);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<GameReport, String>>();
+    // Each report carries an acknowledgement channel: a slot takes its next game only
+    // after the result is counted, so an SPRT decision never races a new game.
+    let (tx, rx) = mpsc::channel::<(Result<GameReport, String>, mpsc::Sender<()>)>();
     let mut totals = Totals::default();
     let mut first = Some(first.map(|(p, _)| Some(p)));
     thread::scope(|scope| -> Result<()> {
@@ -72,7 +74,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         }
         drop(tx);
         let mut error = None;
-        for report in rx {
+        for (report, ack) in rx {
             match report {
                 Ok(report) => record(config, &names, &report, &mut totals, out)?,
                 Err(e) => error = error.or(Some(e)),
@@ -80,6 +82,7 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
             if error.is_some() || totals.decision.is_some() {
                 stop.store(true, Ordering::Relaxed);
             }
+            let _ = ack.send(());
         }
         error.map_or(Ok(()), |e| Err(anyhow!(e)))
     })?;
@@ -118,15 +121,16 @@ fn slot(
     mut procs: [Option<Process>; 2],
     next: &AtomicUsize,
     stop: &AtomicBool,
-    tx: mpsc::Sender<Result<GameReport, String>>,
+    tx: mpsc::Sender<(Result<GameReport, String>, mpsc::Sender<()>)>,
 ) {
+    let (ack_tx, ack_rx) = mpsc::channel();
     while !stop.load(Ordering::Relaxed) {
         let index = next.fetch_add(1, Ordering::Relaxed);
         if index >= config.games {
             break;
         }
         let report = play_one(config, &mut procs, index).map_err(|e| format!("{e:#}"));
-        if tx.send(report).is_err() {
+        if tx.send((report, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
             break;
         }
     }
