@@ -6,6 +6,11 @@ use ferrum::tools::json::{self, Json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Time per puzzle in CI. Every VCF here is solved in well under 1 s on a quiet machine
+/// (scripts/solve_rates.sh measures that); the slack keeps a busy CI machine from
+/// turning a slow solve into a failure. Solved puzzles return at once.
+const SLICE_MS: u64 = 3000;
+
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
 }
@@ -132,21 +137,21 @@ fn assert_all(name: &str, o: Outcome) {
 
 #[test]
 fn renju_vcf_slice() {
-    let o = solve_and_check("renju", &slice("renju_vcf.jsonl", 10), 1000);
+    let o = solve_and_check("renju", &slice("renju_vcf.jsonl", 10), SLICE_MS);
     assert!(o.total >= 120);
     assert_all("renju_vcf", o);
 }
 
 #[test]
 fn freestyle_vcf_slice() {
-    let o = solve_and_check("freestyle", &slice("freestyle_vcf.jsonl", 10), 1000);
+    let o = solve_and_check("freestyle", &slice("freestyle_vcf.jsonl", 10), SLICE_MS);
     assert!(o.total >= 80);
     assert_all("freestyle_vcf", o);
 }
 
 #[test]
 fn standard_vcf_slice() {
-    let o = solve_and_check("standard", &slice("standard_vcf.jsonl", 10), 1000);
+    let o = solve_and_check("standard", &slice("standard_vcf.jsonl", 10), SLICE_MS);
     assert!(o.total >= 80);
     assert_all("standard_vcf", o);
 }
