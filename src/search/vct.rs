@@ -140,31 +140,19 @@ impl VctSolver {
         self.aborted
     }
 
-    /// A VCF for the side to move within `depth` fours (bounded effort; "unknown" is
-    /// treated as no VCF, which can only lose wins, never invent one).
+    /// A VCF of the attacker (to move) within `depth` moves.
     fn vcf(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
-        let limits = VcfLimits {
-            max_depth: depth,
-            max_nodes: INNER_VCF_NODES,
-            deadline: self.limits.deadline,
-        };
-        match self.vcf.solve_with(board, limits) {
-            VcfResult::Win(line) => Some(line),
-            _ => None,
-        }
+        bounded_vcf(&mut self.vcf, board, depth, self.limits.deadline)
     }
 
-    /// A short VCF of the defender, the defender to move (exact when found).
+    /// A short VCF of the defender, the defender to move.
     fn defender_vcf(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
-        let limits = VcfLimits {
-            max_depth: DEFENDER_VCF_DEPTH,
-            max_nodes: INNER_VCF_NODES,
-            deadline: self.limits.deadline,
-        };
-        match self.defender_vcf.solve_with(board, limits) {
-            VcfResult::Win(line) => Some(line),
-            _ => None,
-        }
+        bounded_vcf(
+            &mut self.defender_vcf,
+            board,
+            DEFENDER_VCF_DEPTH,
+            self.limits.deadline,
+        )
     }
 
     /// Attacker to move with at most `depth` more attacker moves.
@@ -333,6 +321,25 @@ impl VctSolver {
         };
         *line = principal.unwrap_or_else(fallback);
         true
+    }
+}
+
+/// A VCF for the side to move within `depth` moves, with bounded effort: "unknown" counts
+/// as no VCF, which can only lose wins, never invent one; a line found is exact.
+fn bounded_vcf(
+    solver: &mut VcfSolver,
+    board: &mut Board,
+    depth: u32,
+    deadline: Option<Instant>,
+) -> Option<Vec<Pos>> {
+    let limits = VcfLimits {
+        max_depth: depth,
+        max_nodes: INNER_VCF_NODES,
+        deadline,
+    };
+    match solver.solve_with(board, limits) {
+        VcfResult::Win(line) => Some(line),
+        _ => None,
     }
 }
 
