@@ -20,6 +20,12 @@ fn move_count_limit(depth: i32) -> usize {
     (4 + depth * depth).max(0) as usize
 }
 
+/// Aspiration windows: first depth, initial half-width, width beyond which the window
+/// opens fully.
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+const ASPIRATION_DELTA: i32 = 60;
+const ASPIRATION_MAX_DELTA: i32 = 1000;
+
 /// How many of our own fours the quiescence may chain (a VCF depth limit).
 const QS_FOURS: i32 = 12;
 /// Nodes between clock checks on the main thread.
@@ -110,7 +116,7 @@ impl<'a> Worker<'a> {
                 break;
             }
             self.seldepth = 0;
-            let score = self.search(-INFINITE, INFINITE, depth, 0, true);
+            let score = self.aspiration(depth);
             if self.stopped() {
                 // An interrupted iteration still counts when at least its first root
                 // move was searched fully: its best move beat that move at this depth.
@@ -153,6 +159,33 @@ impl<'a> Worker<'a> {
             };
         }
         self.flush_nodes();
+    }
+
+    /// The root search of one iteration in a window around the last score, widened on
+    /// each fail (full window for the first depths and for mate scores).
+    fn aspiration(&mut self, depth: i32) -> i32 {
+        let previous = self.best.as_ref().map(|b| b.score).filter(|s| !is_mate(*s));
+        let Some(previous) = previous.filter(|_| depth >= ASPIRATION_MIN_DEPTH) else {
+            return self.search(-INFINITE, INFINITE, depth, 0, true);
+        };
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = (previous - delta, previous + delta);
+        loop {
+            let score = self.search(alpha, beta, depth, 0, true);
+            if self.stopped() || (score > alpha && score < beta) {
+                return score;
+            }
+            delta *= 2;
+            if score <= alpha {
+                alpha = (score - delta).max(-INFINITE);
+            } else {
+                beta = (score + delta).min(INFINITE);
+            }
+            if delta > ASPIRATION_MAX_DELTA {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
     }
 
     fn set_pv(&mut self, ply: usize, mv: Pos) {
