@@ -44,6 +44,9 @@ fn main() {
                 }
             }
         }
+        Some("analyze") if rest[1..].iter().any(|a| a == "--help" || a == "-h") => {
+            println!("{}", ferrum::tools::analyze::USAGE);
+        }
         Some("analyze") => {
             if let Err(e) = ferrum::tools::analyze::run(&rest[1..]) {
                 println!("analyze: {e}\n{}", ferrum::tools::analyze::USAGE);
@@ -52,7 +55,7 @@ fn main() {
         }
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help]"
             );
             std::process::exit(2);
         }
