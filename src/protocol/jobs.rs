@@ -698,6 +698,18 @@ mod tests {
 
     fn quiet(_: JobEvent) {}
 
+    /// YXNBEST 3 at depth 3 on `b`.
+    fn nbest3(engine: &Engine, b: &Board, report: JobReporter) -> Outcome {
+        run(
+            Job::NBest(3),
+            engine,
+            b,
+            &Limits::depth(3),
+            &StopSignal::new(),
+            report,
+        )
+    }
+
     #[test]
     fn nbest_gives_distinct_lines() {
         let engine = Engine::new(1 << 20, 1);
@@ -708,14 +720,7 @@ mod tests {
                 events.lock().unwrap().push(m);
             }
         };
-        let out = run(
-            Job::NBest(3),
-            &engine,
-            &b,
-            &Limits::depth(3),
-            &StopSignal::new(),
-            &report,
-        );
+        let out = nbest3(&engine, &b, &report);
         let lines = events.into_inner().unwrap();
         assert_eq!(lines.len(), 3, "{lines:?}");
         let firsts: std::collections::HashSet<String> = lines
@@ -752,14 +757,7 @@ mod tests {
             (10, 7),
             (2, 0),
         ]);
-        let out = run(
-            Job::NBest(3),
-            &engine,
-            &b,
-            &Limits::depth(3),
-            &StopSignal::new(),
-            &quiet,
-        );
+        let out = nbest3(&engine, &b, &quiet);
         assert!(matches!(out.answer, Answer::Move(Some(_))));
         assert!(out.score >= WIN_BOUND);
     }

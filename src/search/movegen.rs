@@ -29,28 +29,40 @@ const DEFEND: [i32; Threat::COUNT] = [
 
 /// Generates the moves of the side to move. `history` adds ordering bonuses.
 pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
-    forced_moves(board).unwrap_or_else(|| Moves::List(move_list(board, history)))
+    match forced_moves(board) {
+        Some(Forced::Win(p)) => Moves::Win(p),
+        Some(Forced::Lost) => Moves::Lost,
+        Some(Forced::Block(p)) => Moves::Block(p),
+        None => Moves::List(move_list(board, history)),
+    }
+}
+
+/// What fives on the board decide: the forced cases of [`Moves`].
+pub enum Forced {
+    Win(Pos),
+    Lost,
+    Block(Pos),
 }
 
 /// What fives on the board decide, from the threat counts alone: our five, the
 /// opponent's five(s) to block. `None` when the position needs a move list.
-pub fn forced_moves(board: &mut Board) -> Option<Moves> {
+pub fn forced_moves(board: &mut Board) -> Option<Forced> {
     let us = board.to_move();
     let them = us.opp();
     if board.threat_count(us, Threat::FIVE) > 0 {
         if let Some(p) = board.cells_with_threat(us, Threat::FIVE).next() {
-            return Some(Moves::Win(p));
+            return Some(Forced::Win(p));
         }
     }
     let their_fives = board.threat_count(them, Threat::FIVE);
     if their_fives > 0 {
         if their_fives > 1 {
-            return Some(Moves::Lost);
+            return Some(Forced::Lost);
         }
         let block = board.cells_with_threat(them, Threat::FIVE).next();
         return Some(match block {
-            Some(p) if board.is_legal(us, p) => Moves::Block(p),
-            _ => Moves::Lost,
+            Some(p) if board.is_legal(us, p) => Forced::Block(p),
+            _ => Forced::Lost,
         });
     }
     None

@@ -1,6 +1,6 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
-use super::movegen::{forced_moves, four_moves, move_list, quick_win, Moves};
+use super::movegen::{forced_moves, four_moves, move_list, quick_win, Forced};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
@@ -225,13 +225,12 @@ impl<'a> Worker<'a> {
         // Fives on the board decide from the threat counts alone; the (costly) move
         // list is built only after the TT had its chance to cut.
         let forced_list = match forced_moves(&mut self.board) {
-            Some(Moves::Win(p)) => {
+            Some(Forced::Win(p)) => {
                 self.pv[ply].push(p);
                 return win_in(ply + 1);
             }
-            Some(Moves::Lost) => return lost_in(ply + 2),
-            Some(Moves::Block(p)) => Some(vec![(p, 0)]),
-            Some(Moves::List(list)) => Some(list),
+            Some(Forced::Lost) => return lost_in(ply + 2),
+            Some(Forced::Block(p)) => Some(vec![(p, 0)]),
             None => {
                 if let Some((p, plies)) = quick_win(&mut self.board) {
                     // A threat the opponent cannot stop in time.
