@@ -95,7 +95,9 @@ pub fn threat_index(p: [Pattern; 4]) -> usize {
 /// Precomputed tables of one rule.
 pub struct RuleTables {
     pub rule: Rule,
-    line: [Box<[Pattern]>; 2],
+    /// Both colours' line patterns in one byte per key (Black low nibble, White high):
+    /// one memory access per cell and line when a stone changes the key.
+    line: Box<[u8]>,
     threat: [Box<[Threat]>; 2],
     /// Renju Black: two or more threes (and no five): forbidden if at least two of
     /// them are real threes, which only the recursive check on the board can tell.
@@ -118,7 +120,12 @@ impl RuleTables {
     }
 
     fn build(rule: Rule) -> RuleTables {
-        let line = Color::BOTH.map(|c| build_line_table(rule, c));
+        let [black, white] = Color::BOTH.map(|c| build_line_table(rule, c));
+        let line = black
+            .iter()
+            .zip(white.iter())
+            .map(|(b, w)| b.0 | w.0 << 4)
+            .collect();
         let threat = Color::BOTH.map(|c| build_threat_table(rule.has_forbidden(c)));
         let maybe_forbidden =
             Color::BOTH.map(|c| build_maybe_forbidden_table(rule.has_forbidden(c)));
@@ -133,7 +140,14 @@ impl RuleTables {
     /// Pattern a stone of colour `c` forms on a line with neighbour key `key`.
     #[inline(always)]
     pub fn pattern(&self, c: Color, key: u32) -> Pattern {
-        self.line[c.idx()][key as usize]
+        self.patterns(key)[c.idx()]
+    }
+
+    /// The patterns of both colours (indexed by colour) on a line with key `key`.
+    #[inline(always)]
+    pub fn patterns(&self, key: u32) -> [Pattern; 2] {
+        let both = self.line[key as usize];
+        [Pattern(both & 15), Pattern(both >> 4)]
     }
 
     /// Threat class of a cell for colour `c` from its 4 line patterns.

@@ -55,6 +55,18 @@ struct CellInfo {
     maybe_forbidden: bool,
 }
 
+/// Cells whose line keys see a stone: `HALF_LINE` on each side in each direction.
+const SEEN_CELLS: usize = 4 * 2 * HALF_LINE;
+
+/// What `make` changes beyond the keys, saved so that `undo` restores it by copying
+/// instead of recomputing every pattern (undo was as costly as make before).
+#[derive(Clone)]
+struct Saved {
+    infos: [[CellInfo; 2]; SEEN_CELLS],
+    threat_count: [[u16; Threat::COUNT]; 2],
+    score_sum: [i32; 2],
+}
+
 #[derive(Clone)]
 pub struct Board {
     width: usize,
@@ -74,8 +86,31 @@ pub struct Board {
     near: Box<[u8]>,
     hash: u64,
     history: Vec<(Pos, Color)>,
+    /// The side to move before each move of `history`: `undo` restores it exactly, also
+    /// after a stone placed out of turn (tactics replay lines for either side).
+    to_move_before: Vec<Color>,
+    /// One entry per move of `history`.
+    saved: Vec<Saved>,
     to_move: Color,
 }
+
+/// Offsets of the cells whose keys see a stone, in a fixed order.
+const SEEN_OFFSETS: [isize; SEEN_CELLS] = {
+    let mut out = [0; SEEN_CELLS];
+    let mut i = 0;
+    let mut dir = 0;
+    while dir < 4 {
+        let mut k = 1;
+        while k <= HALF_LINE as isize {
+            out[i] = -k * DIRS[dir];
+            out[i + 1] = k * DIRS[dir];
+            i += 2;
+            k += 1;
+        }
+        dir += 1;
+    }
+    out
+};
 
 impl Board {
     /// An empty board. Sizes 5..=32 per side, rectangular allowed.
@@ -102,6 +137,8 @@ impl Board {
             near: vec![0; CELLS].into_boxed_slice(),
             hash: 0,
             history: Vec::with_capacity(width * height),
+            to_move_before: Vec::with_capacity(width * height),
+            saved: Vec::with_capacity(width * height),
             to_move: Color::Black,
         };
         board.rebuild();
@@ -232,12 +269,22 @@ impl Board {
     /// Places a stone of colour `c` on the empty cell `p`.
     pub fn make(&mut self, p: Pos, c: Color) {
         debug_assert!(self.is_empty(p));
+        let mut saved = Saved {
+            infos: [[CellInfo::default(); 2]; SEEN_CELLS],
+            threat_count: self.threat_count,
+            score_sum: self.score_sum,
+        };
+        for (slot, d) in saved.infos.iter_mut().zip(SEEN_OFFSETS) {
+            *slot = self.info[p.offset(d).idx()];
+        }
+        self.saved.push(saved);
         self.leave_empty_set(p);
         self.cells[p.idx()] = c.cell();
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
-        self.update_keys(p, c.cell() as u32);
+        self.update_keys(p, c.cell() as u32, true);
         self.update_near(p, true);
         self.history.push((p, c));
+        self.to_move_before.push(self.to_move);
         self.to_move = c.opp();
     }
 
@@ -246,12 +293,20 @@ impl Board {
         let Some((p, c)) = self.history.pop() else {
             return;
         };
+        let before = self.to_move_before.pop();
         self.cells[p.idx()] = Cell::Empty;
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
-        self.update_keys(p, 0);
+        self.update_keys(p, 0, false);
         self.update_near(p, false);
-        self.enter_empty_set(p);
-        self.to_move = c;
+        // The saved infos are those before the move; `p`'s own info was left untouched
+        // while it was occupied, and its keys are back to what they were.
+        let saved = self.saved.pop().expect("one saved entry per move");
+        for (info, d) in saved.infos.iter().zip(SEEN_OFFSETS) {
+            self.info[p.offset(d).idx()] = *info;
+        }
+        self.threat_count = saved.threat_count;
+        self.score_sum = saved.score_sum;
+        self.to_move = before.unwrap_or(c);
     }
 
     /// Puts a wall on `p` (a winning-line stone of a continuous game: BOARD field 3).
@@ -259,14 +314,14 @@ impl Board {
         if self.is_empty(p) {
             self.leave_empty_set(p);
             self.cells[p.idx()] = Cell::Wall;
-            self.update_keys(p, Cell::Wall as u32);
+            self.update_keys(p, Cell::Wall as u32, true);
         }
     }
 
-    /// Writes `code` (0 to clear) into the keys of the cells that see `p` and refreshes
-    /// the empty ones.
+    /// Writes `code` (0 to clear) into the keys of the cells that see `p` and, with
+    /// `refresh`, recomputes the patterns of the empty ones.
     #[inline(always)]
-    fn update_keys(&mut self, p: Pos, code: u32) {
+    fn update_keys(&mut self, p: Pos, code: u32, refresh: bool) {
         for (dir, &step) in DIRS.iter().enumerate() {
             for k in 1..=HALF_LINE as isize {
                 for side in [-1, 1] {
@@ -275,7 +330,7 @@ impl Board {
                     let shift = key_shift(-side * k);
                     let key = &mut self.keys[q.idx()][dir];
                     *key = (*key & !(3 << shift)) | (code << shift);
-                    if self.cells[q.idx()] == Cell::Empty {
+                    if refresh && self.cells[q.idx()] == Cell::Empty {
                         self.refresh(q, dir);
                     }
                 }
@@ -287,8 +342,9 @@ impl Board {
     #[inline(always)]
     fn refresh(&mut self, q: Pos, dir: usize) {
         let key = self.keys[q.idx()][dir];
+        let pats = self.tables.patterns(key);
         for c in Color::BOTH {
-            let pat = self.tables.pattern(c, key);
+            let pat = pats[c.idx()];
             let info = &mut self.info[q.idx()][c.idx()];
             if info.pats[dir] == pat {
                 continue;
@@ -315,7 +371,7 @@ impl Board {
         }
     }
 
-    /// Adds cell `p`, just emptied, to the counts and sums from its current keys.
+    /// Adds cell `p`, empty, to the counts and sums from its current keys.
     fn enter_empty_set(&mut self, p: Pos) {
         for c in Color::BOTH {
             let info = self.cell_info_from_keys(p, c);

@@ -312,8 +312,10 @@ impl Session {
         };
         let board = self.board.as_mut().expect("point() found a board");
         match board.last_move() {
-            Some((last, _)) if last == p => {
+            Some((last, owner)) if last == p => {
                 board.undo();
+                // Its owner moves again (a BOARD setup placed stones out of turn).
+                board.set_to_move(owner);
                 self.out.line("OK");
             }
             _ => self

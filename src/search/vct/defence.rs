@@ -1,0 +1,91 @@
+//! The defender's candidate replies to a threat: every move that might break the
+//! attacker's threatened VCF line.
+
+use crate::board::types::DIRS;
+use crate::board::{Board, Color, Pos, Threat};
+use crate::search::movegen::us_may_not_play;
+
+/// Every move of `defender` that might break the attacker's VCF `threat_line`, likely
+/// refutations first. Any other move leaves the line winning as it stands:
+/// - a move off the line changes none of its fours or forced replies, so it can only
+///   matter if it is a four itself, or if it makes a four together with one of the
+///   defender's forced replies (then that reply gains a tempo): both are collected;
+/// - the ends: the two five points of a final double four, and the surroundings of a
+///   final block that is forbidden for Black.
+///
+/// Renju with Black attacking adds one case: a White stone can make one of Black's fours
+/// forbidden through the recursive real-three rule, far from the line. That needs a
+/// Black move of the line that makes two threes besides its four (White stones only
+/// ever weaken Black's shapes otherwise); when the line has one, every cell within
+/// reach of the line's cells is collected as well.
+pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Pos]) -> Vec<Pos> {
+    let attacker = defender.opp();
+    let mut wanted = vec![false; crate::board::types::CELLS];
+    let mark_around = |p: Pos, reach: isize, wanted: &mut Vec<bool>| {
+        for step in DIRS {
+            for k in -reach..=reach {
+                if let Some(cell) = wanted.get_mut(p.offset(k * step).idx()) {
+                    *cell = true;
+                }
+            }
+        }
+    };
+    // Replay the line, noting the defender's four points that each forced reply
+    // creates, whether a move of the attacker's may be a forbidden double three, and
+    // how the line ends.
+    let mut made = 0;
+    let mut recursion_risk = false;
+    for (i, &p) in threat_line.iter().enumerate() {
+        if !board.is_empty(p) {
+            break;
+        }
+        wanted[p.idx()] = true;
+        let color = if i % 2 == 0 { attacker } else { defender };
+        recursion_risk |= board.rule().has_forbidden(color) && board.needs_forbid_check(color, p);
+        board.make(p, color);
+        made += 1;
+        if color == defender {
+            for (dir, step) in DIRS.iter().enumerate() {
+                for k in -4..=4isize {
+                    let q = p.offset(k * step);
+                    if q.idx() < wanted.len()
+                        && board.is_empty(q)
+                        && board.pattern(defender, q, dir) >= crate::board::Pattern::B4
+                    {
+                        wanted[q.idx()] = true;
+                    }
+                }
+            }
+        }
+    }
+    let fives: Vec<Pos> = board.cells_with_threat(attacker, Threat::FIVE).collect();
+    for &f in &fives {
+        wanted[f.idx()] = true;
+        if board.rule().has_forbidden(defender) {
+            mark_around(f, 5, &mut wanted);
+        }
+    }
+    for _ in 0..made {
+        board.undo();
+    }
+    if recursion_risk {
+        for &p in threat_line {
+            mark_around(p, 8, &mut wanted);
+        }
+    }
+    let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+    let mut out: Vec<(Pos, i32)> = Vec::new();
+    for p in cells {
+        let four = board.threat(defender, p) >= Threat::BLOCK4;
+        if !(wanted[p.idx()] || four) || us_may_not_play(board, defender, p) {
+            continue;
+        }
+        let on_line = threat_line.contains(&p) as i32;
+        let score = on_line * 1000
+            + board.threat(attacker, p).0 as i32 * 10
+            + board.threat(defender, p).0 as i32;
+        out.push((p, score));
+    }
+    out.sort_by_key(|e| std::cmp::Reverse(e.1));
+    out.into_iter().map(|e| e.0).collect()
+}

@@ -1,0 +1,175 @@
+//! Expanding a VCT node: the attacker's threats at OR nodes, the defender's replies
+//! that break the threat at AND nodes, or the node's value when it is settled at once.
+
+use super::{bounded_vcf, breaking_candidates, VctSolver};
+use crate::board::{Board, Color, Pos, Threat};
+use crate::search::movegen::us_may_not_play;
+use crate::search::vcf::{four_moves, replay_wins};
+
+/// Longest defender VCF looked for (short ones are cheap and decide most cases).
+const DEFENDER_VCF_DEPTH: u32 = 4;
+/// Threat moves tried at one attacker node, best first.
+const MAX_THREATS: usize = 400;
+
+/// A node settled at once, or the moves to search from it.
+#[derive(Clone, Debug)]
+pub enum Expansion {
+    Proven,
+    Disproven,
+    Children(Vec<Pos>),
+}
+
+/// Whether the attacker's single five point is forbidden for the defender (Black in
+/// renju), so that the four wins as it stands.
+pub fn block_is_forbidden(board: &mut Board, attacker: Color) -> bool {
+    let defender = attacker.opp();
+    let Some(block) = board.cells_with_threat(attacker, Threat::FIVE).next() else {
+        return false;
+    };
+    board.rule().has_forbidden(defender) && board.is_forbidden(block)
+}
+
+/// The defender's five point, if it has exactly one; `Err` when it has two (the
+/// attacker cannot block both).
+fn defender_five(board: &Board, defender: Color) -> Result<Option<Pos>, ()> {
+    if board.threat_count(defender, Threat::FIVE) == 0 {
+        return Ok(None);
+    }
+    let mut fives = board.cells_with_threat(defender, Threat::FIVE);
+    let first = fives.next();
+    match fives.next() {
+        Some(_) => Err(()),
+        None => Ok(first),
+    }
+}
+
+impl VctSolver {
+    /// OR node, attacker to move: a VCF wins at once; otherwise fours, then threats
+    /// (only ones that might stop the defender's own short VCF, if it has one).
+    pub(super) fn expand_attack(&mut self, board: &mut Board, depth: u32) -> Expansion {
+        let attacker = self.attacker;
+        let defender = attacker.opp();
+        if depth == 0 {
+            return Expansion::Disproven;
+        }
+        let Ok(must) = defender_five(board, defender) else {
+            return Expansion::Disproven;
+        };
+        if self.vcf(board, depth.min(self.limits.vcf_depth)).is_some() {
+            return Expansion::Proven;
+        }
+        // A threat or a four, then at least a five.
+        if depth < 2 {
+            return Expansion::Disproven;
+        }
+        let mut moves = four_moves(board, attacker);
+        if let Some(must) = must {
+            moves.retain(|&p| p == must);
+        }
+        let mut threats = self.threat_moves(board, must);
+        if must.is_none() && !threats.is_empty() {
+            board.set_to_move(defender);
+            let counter = bounded_vcf(
+                &mut self.defender_vcf,
+                board,
+                DEFENDER_VCF_DEPTH,
+                self.limits.deadline,
+            );
+            board.set_to_move(attacker);
+            if let Some(counter) = counter {
+                // A threat that leaves the defender's VCF standing comes too late.
+                let breakers = breaking_candidates(board, attacker, &counter);
+                threats.retain(|p| breakers.contains(p));
+            }
+        }
+        moves.extend(threats);
+        if moves.is_empty() {
+            Expansion::Disproven
+        } else {
+            Expansion::Children(moves)
+        }
+    }
+
+    /// Legal non-four moves that build a threat, best first: at least an open two, as
+    /// quiet threats ("fukumi", quintet-16) often build a three only with a later four.
+    /// Leaving out an attacker move can lose a win, never invent one. Whether a move
+    /// really threatens is decided after it: a VCF must follow.
+    /// With a four of the defender on the board, the block is the only move, and it
+    /// counts as a threat whatever its shape: the attacker may already threaten a VCF.
+    fn threat_moves(&mut self, board: &mut Board, must: Option<Pos>) -> Vec<Pos> {
+        let attacker = self.attacker;
+        if let Some(block) = must {
+            let four = board.threat(attacker, block) >= Threat::BLOCK4;
+            let legal = !us_may_not_play(board, attacker, block);
+            return if legal && !four {
+                vec![block]
+            } else {
+                Vec::new()
+            };
+        }
+        let mut moves: Vec<(Pos, Threat)> = board
+            .candidates()
+            .map(|p| (p, board.threat(attacker, p)))
+            .filter(|&(_, t)| t >= Threat::FLEX2 && t < Threat::BLOCK4)
+            .collect();
+        moves.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
+        moves.sort_by_key(|e| std::cmp::Reverse(e.1));
+        moves.truncate(MAX_THREATS);
+        moves.into_iter().map(|e| e.0).collect()
+    }
+
+    /// AND node, defender to move after the attacker's move: the forced block after a
+    /// four; after a threat, the moves that break the threatened VCF.
+    pub(super) fn expand_defence(&mut self, board: &mut Board, depth: u32) -> Expansion {
+        let attacker = self.attacker;
+        let defender = attacker.opp();
+        if board.threat_count(defender, Threat::FIVE) > 0 {
+            return Expansion::Disproven;
+        }
+        match board.threat_count(attacker, Threat::FIVE) {
+            0 => {}
+            1 => {
+                if block_is_forbidden(board, attacker) {
+                    return Expansion::Proven;
+                }
+                let block = board.cells_with_threat(attacker, Threat::FIVE).next();
+                return match block {
+                    Some(b) if depth > 1 => Expansion::Children(vec![b]),
+                    _ => Expansion::Disproven,
+                };
+            }
+            _ => return Expansion::Proven,
+        }
+        // A defender with a VCF of its own wins first.
+        let counter = bounded_vcf(
+            &mut self.defender_vcf,
+            board,
+            DEFENDER_VCF_DEPTH,
+            self.limits.deadline,
+        );
+        if counter.is_some() || depth < 2 {
+            return Expansion::Disproven;
+        }
+        // The threat: a VCF if the defender passed.
+        board.set_to_move(attacker);
+        let threat = self.vcf(board, (depth - 1).min(self.limits.vcf_depth));
+        board.set_to_move(defender);
+        let Some(threat_line) = threat else {
+            return Expansion::Disproven;
+        };
+        let defences: Vec<Pos> = breaking_candidates(board, defender, &threat_line)
+            .into_iter()
+            .filter(|&m| {
+                board.make(m, defender);
+                let refuted = replay_wins(board, attacker, &threat_line);
+                board.undo();
+                !refuted
+            })
+            .collect();
+        if defences.is_empty() {
+            Expansion::Proven
+        } else {
+            Expansion::Children(defences)
+        }
+    }
+}
