@@ -83,7 +83,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
         };
         if ok {
             solved += 1;
-        } else if kind.starts_with("no_") || kind == "vcf" {
+        } else {
             failures.push(format!("{id}: {kind} answered {result} {mv:?}"));
         }
         if result == "win" && kind == "vcf" {
@@ -156,16 +156,29 @@ fn standard_vcf_slice() {
     assert_all("standard_vcf", o);
 }
 
-/// Quintet's VCF tests and its "no VCF within the limit" twins (the VCT ones are the
-/// threat-space solver's; they must at least never be claimed falsely).
+/// Quintet's VCF and VCT tests, each solved, and their "no win within the limit" twins,
+/// never claimed. (VCT lines are principal variations, not checkable move by move.)
 #[test]
-fn quintet_vcf_and_no_false_wins() {
+fn quintet_wins_and_no_false_wins() {
     let lines: Vec<String> = slice("quintet.jsonl", 1)
         .into_iter()
         .filter(|l| !l.contains("\"slow\": true"))
         .collect();
-    let o = solve_and_check("quintet", &lines, 500);
+    let o = solve_and_check("quintet", &lines, SLICE_MS);
     assert_all("quintet", o);
+}
+
+/// The fastest of quintet's slow benchmark VCTs (about 1 s here; quintet-21, -23 and
+/// -24 take from seconds to minutes: scripts/solve_rates.sh measures them).
+#[test]
+fn quintet_slow_vct_white() {
+    let lines: Vec<String> = slice("quintet.jsonl", 1)
+        .into_iter()
+        .filter(|l| l.contains("\"quintet-22\""))
+        .collect();
+    assert_eq!(lines.len(), 1);
+    let o = solve_and_check("quintet-slow", &lines, 20_000);
+    assert_all("quintet-22", o);
 }
 
 /// The checker is really consulted: a winning line cut short must be rejected.

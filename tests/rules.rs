@@ -174,3 +174,27 @@ fn incremental_structures_match_rebuild() {
     }
     assert!(steps >= 4000);
 }
+
+/// Undo restores the side to move that `make` found, also for stones placed out of
+/// turn, and a board converted to another rule can still take its moves back.
+#[test]
+fn undo_restores_side_to_move_and_survives_a_rule_change() {
+    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let p = |x, y| Pos::from_xy(x, y);
+    board.make(p(7, 7), Color::Black);
+    board.make(p(8, 8), Color::White);
+    assert_eq!(board.to_move(), Color::Black);
+    // A White stone out of turn (as the tactics replay lines for either side).
+    board.make(p(9, 9), Color::White);
+    board.undo();
+    assert_eq!(board.to_move(), Color::Black);
+    board.make(p(6, 7), Color::Black);
+    let mut renju = board.with_rule(Rule::Renju);
+    renju.verify().unwrap();
+    assert_eq!(renju.to_move(), Color::White);
+    while renju.move_count() > 0 {
+        renju.undo();
+        renju.verify().unwrap();
+    }
+    assert_eq!(renju.to_move(), Color::Black);
+}

@@ -65,6 +65,18 @@ struct Saved {
     infos: [[CellInfo; 2]; SEEN_CELLS],
     threat_count: [[u16; Threat::COUNT]; 2],
     score_sum: [i32; 2],
+    four_cells: [CellSet; 2],
+}
+
+impl Default for Saved {
+    fn default() -> Self {
+        Saved {
+            infos: [[CellInfo::default(); 2]; SEEN_CELLS],
+            threat_count: [[0; Threat::COUNT]; 2],
+            score_sum: [0; 2],
+            four_cells: [CellSet::EMPTY; 2],
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -89,9 +101,41 @@ pub struct Board {
     /// The side to move before each move of `history`: `undo` restores it exactly, also
     /// after a stone placed out of turn (tactics replay lines for either side).
     to_move_before: Vec<Color>,
-    /// One entry per move of `history`.
+    /// Entry `i` for move `i` of `history` (entries past it are spare).
     saved: Vec<Saved>,
+    /// Per colour, a bit per empty cell where that colour makes a four or a five: the
+    /// tactics list these cells at every node, and scanning the board for them cost
+    /// more than the moves themselves.
+    four_cells: [CellSet; 2],
     to_move: Color,
+}
+
+/// A set of cells, a bit per padded index.
+#[derive(Clone, Copy)]
+struct CellSet([u64; CELLS.div_ceil(64)]);
+
+impl CellSet {
+    const EMPTY: CellSet = CellSet([0; CELLS.div_ceil(64)]);
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, on: bool) {
+        let (word, bit) = (i / 64, i % 64);
+        self.0[word] = (self.0[word] & !(1 << bit)) | (on as u64) << bit;
+    }
+
+    /// The members in increasing index order (row by row on the board).
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
 }
 
 /// Offsets of the cells whose keys see a stone, in a fixed order.
@@ -138,7 +182,8 @@ impl Board {
             hash: 0,
             history: Vec::with_capacity(width * height),
             to_move_before: Vec::with_capacity(width * height),
-            saved: Vec::with_capacity(width * height),
+            saved: Vec::new(),
+            four_cells: [CellSet::EMPTY; 2],
             to_move: Color::Black,
         };
         board.rebuild();
@@ -269,15 +314,18 @@ impl Board {
     /// Places a stone of colour `c` on the empty cell `p`.
     pub fn make(&mut self, p: Pos, c: Color) {
         debug_assert!(self.is_empty(p));
-        let mut saved = Saved {
-            infos: [[CellInfo::default(); 2]; SEEN_CELLS],
-            threat_count: self.threat_count,
-            score_sum: self.score_sum,
-        };
+        // Filled in place: the entry is a kilobyte, too big to build and then move.
+        let ply = self.history.len();
+        if self.saved.len() <= ply {
+            self.saved.resize_with(ply + 1, Saved::default);
+        }
+        let saved = &mut self.saved[ply];
         for (slot, d) in saved.infos.iter_mut().zip(SEEN_OFFSETS) {
             *slot = self.info[p.offset(d).idx()];
         }
-        self.saved.push(saved);
+        saved.threat_count = self.threat_count;
+        saved.score_sum = self.score_sum;
+        saved.four_cells = self.four_cells;
         self.leave_empty_set(p);
         self.cells[p.idx()] = c.cell();
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
@@ -300,12 +348,13 @@ impl Board {
         self.update_near(p, false);
         // The saved infos are those before the move; `p`'s own info was left untouched
         // while it was occupied, and its keys are back to what they were.
-        let saved = self.saved.pop().expect("one saved entry per move");
+        let saved = &self.saved[self.history.len()];
         for (info, d) in saved.infos.iter().zip(SEEN_OFFSETS) {
             self.info[p.offset(d).idx()] = *info;
         }
         self.threat_count = saved.threat_count;
         self.score_sum = saved.score_sum;
+        self.four_cells = saved.four_cells;
         self.to_move = before.unwrap_or(c);
     }
 
@@ -359,6 +408,7 @@ impl Board {
             self.score_sum[c.idx()] += score - info.score;
             info.threat = threat;
             info.score = score;
+            self.four_cells[c.idx()].set(q.idx(), threat >= Threat::BLOCK4);
         }
     }
 
@@ -368,6 +418,7 @@ impl Board {
             let info = self.info[p.idx()][c.idx()];
             self.threat_count[c.idx()][info.threat.0 as usize] -= 1;
             self.score_sum[c.idx()] -= info.score;
+            self.four_cells[c.idx()].set(p.idx(), false);
         }
     }
 
@@ -378,6 +429,7 @@ impl Board {
             self.info[p.idx()][c.idx()] = info;
             self.threat_count[c.idx()][info.threat.0 as usize] += 1;
             self.score_sum[c.idx()] += info.score;
+            self.four_cells[c.idx()].set(p.idx(), info.threat >= Threat::BLOCK4);
         }
     }
 
@@ -422,6 +474,7 @@ impl Board {
         }
         self.threat_count = [[0; Threat::COUNT]; 2];
         self.score_sum = [0; 2];
+        self.four_cells = [CellSet::EMPTY; 2];
         self.hash = 0;
         self.near.fill(0);
         let all: Vec<Pos> = self.all_cells().collect();
@@ -473,15 +526,26 @@ impl Board {
         if self.hash != fresh.hash {
             return Err("hash differs".into());
         }
+        if self.four_cells.map(|s| s.0) != fresh.four_cells.map(|s| s.0) {
+            return Err("four cells differ".into());
+        }
         Ok(())
     }
 
     /// A new board of another rule with the same stones, walls and history.
+    /// The moves are replayed, so that `undo` works on the new board as well.
     pub fn with_rule(&self, rule: Rule) -> Board {
-        let mut b = self.clone();
-        b.rule = rule;
-        b.tables = RuleTables::get(rule);
-        b.rebuild();
+        let mut b = Board::new(self.width, self.height, rule).expect("same size as self");
+        for p in self.all_cells() {
+            if self.cells[p.idx()] == Cell::Wall {
+                b.place_wall(p);
+            }
+        }
+        for (&(p, c), &before) in self.history.iter().zip(&self.to_move_before) {
+            b.set_to_move(before);
+            b.make(p, c);
+        }
+        b.to_move = self.to_move;
         b
     }
 
@@ -511,7 +575,16 @@ impl Board {
     }
 
     /// Empty cells where `c` has a threat class of at least `t`.
+    /// Row by row, like [`Board::candidates`].
     pub fn cells_with_threat(&self, c: Color, t: Threat) -> impl Iterator<Item = Pos> + '_ {
-        self.candidates().filter(move |&p| self.threat(c, p) >= t)
+        let fours = (t >= Threat::BLOCK4).then(|| self.four_cells[c.idx()].iter());
+        let scan = (t < Threat::BLOCK4).then(|| self.candidates());
+        // Every four point has a stone next to it, so it is a candidate too.
+        fours
+            .into_iter()
+            .flatten()
+            .map(|i| Pos(i as u16))
+            .chain(scan.into_iter().flatten())
+            .filter(move |&p| self.threat(c, p) >= t)
     }
 }

@@ -27,6 +27,10 @@ pub struct VcfLimits {
     pub max_depth: u32,
     pub max_nodes: u64,
     pub deadline: Option<Instant>,
+    /// Look for short lines first (a VCT wants short threat lines: fewer defences to
+    /// try). Without, the first line found at the full depth is taken: faster when
+    /// any win will do.
+    pub shortest_first: bool,
 }
 
 impl Default for VcfLimits {
@@ -35,6 +39,7 @@ impl Default for VcfLimits {
             max_depth: 100,
             max_nodes: u64::MAX,
             deadline: None,
+            shortest_first: true,
         }
     }
 }
@@ -109,8 +114,12 @@ impl VcfSolver {
         let max = self.limits.max_depth;
         // Short wins first (cheap), then the full depth at once: deepening one move at a
         // time would re-search long lines dozens of times.
-        let steps = [2, 4, 8, max];
-        for depth in steps.into_iter().filter(|&d| d <= max) {
+        let steps: &[u32] = if self.limits.shortest_first {
+            &[2, 4, 8, max]
+        } else {
+            &[max]
+        };
+        for depth in steps.iter().copied().filter(|&d| d <= max) {
             self.hit_limit = false;
             if self.attack(board, attacker, depth, &mut line) {
                 return VcfResult::Win(line);

@@ -143,9 +143,11 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     let start = Instant::now();
     let deadline = start + Duration::from_millis(opts.time_ms);
     let mut board = puzzle.board.clone();
+    // Any VCF answers the puzzle: the first one found at the full depth.
     let mut vcf = VcfSolver::new(VcfLimits {
         max_depth: puzzle.depth.unwrap_or(VcfLimits::default().max_depth),
         deadline: Some(deadline),
+        shortest_first: false,
         ..VcfLimits::default()
     });
     let outcome = vcf.solve(&mut board);

@@ -60,8 +60,12 @@ const EXPANSION_CACHE: usize = 1 << 18;
 /// Proof table size: `1 << bits` entries of 24 bytes.
 const PROOF_TABLE_BITS: u32 = 20;
 
+/// Depth limits of the successive searches of one call (each capped by the limit).
+const DEPTH_STEPS: [u32; 4] = [3, 5, 8, u32::MAX];
+
 /// Keys of the search parameters mixed into node keys, so that one table serves
-/// several searches (a node's value depends on the attacker and the limits).
+/// several searches (a node's value depends on the attacker, the attacker moves left
+/// and the VCF length allowed).
 const PARAM_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 const AND_SALT: u64 = 0xD1B5_4A32_D192_ED03;
 
@@ -104,28 +108,31 @@ impl VctSolver {
         self.solve(board)
     }
 
-    /// Searches a VCT for the side to move within the limits.
+    /// Searches a VCT for the side to move within the limits: short wins first (they are
+    /// cheap to find and to play), then up to the full depth.
     pub fn solve(&mut self, board: &mut Board) -> VctResult {
         self.aborted = false;
         self.call_start = self.total_nodes();
         self.attacker = board.to_move();
         self.limits.vcf_depth = self.limits.vcf_depth.max(1);
-        let depth = self.limits.max_depth;
-        let root = Numbers { pn: INF, dn: INF };
-        let n = self.mid(board, depth, root);
-        if n.proven() {
-            let mut line = Vec::new();
-            if self.principal_line(board, depth, &mut line) {
-                return VcfResult::Win(line);
+        let max = self.limits.max_depth;
+        let mut depths: Vec<u32> = DEPTH_STEPS.iter().map(|&d| d.min(max)).collect();
+        depths.dedup();
+        for depth in depths {
+            let n = self.mid(board, depth, Numbers { pn: INF, dn: INF });
+            if n.proven() {
+                let mut line = Vec::new();
+                if self.principal_line(board, depth, &mut line) {
+                    return VcfResult::Win(line);
+                }
+                // The proof was evicted and the budget ran out proving it again.
+                return VcfResult::Unknown;
             }
-            // The proof was evicted and the budget ran out re-proving it.
-            return VcfResult::Unknown;
+            if self.aborted || !n.disproven() {
+                return VcfResult::Unknown;
+            }
         }
-        if n.disproven() && !self.aborted {
-            VcfResult::NoWin
-        } else {
-            VcfResult::Unknown
-        }
+        VcfResult::NoWin
     }
 
     fn out_of_budget(&mut self) -> bool {
@@ -145,7 +152,7 @@ impl VctSolver {
     /// The key of the node reached by `mover` playing `mv` (or of `board` itself).
     fn key(&self, hash: u64, defender_to_move: bool, depth: u32) -> u64 {
         let l = &self.limits;
-        let params = (self.attacker as u64) << 40 | (l.max_depth as u64) << 20 | l.vcf_depth as u64;
+        let params = (self.attacker as u64) << 40 | l.vcf_depth as u64;
         let salt = (params ^ (depth as u64) << 50).wrapping_mul(PARAM_SALT);
         hash ^ salt ^ if defender_to_move { AND_SALT } else { 0 }
     }
@@ -154,8 +161,10 @@ impl VctSolver {
         self.key(board.hash(), board.to_move() != self.attacker, depth)
     }
 
-    /// The expansion of the node on `board` (cached: it costs VCF searches).
-    fn expansion(&mut self, board: &mut Board, depth: u32, key: u64) -> Expansion {
+    /// The expansion of the node on `board` (cached: it costs VCF searches). Depths
+    /// beyond the VCF length allowed expand alike, so they share a cache entry.
+    fn expansion(&mut self, board: &mut Board, depth: u32) -> Expansion {
+        let key = self.node_key(board, depth.min(self.limits.vcf_depth + 2));
         if let Some(e) = self.expansions.get(&key) {
             return e.clone();
         }
@@ -182,7 +191,7 @@ impl VctSolver {
         if self.out_of_budget() {
             return self.table.get(key).unwrap_or(Numbers::UNKNOWN);
         }
-        let children = match self.expansion(board, depth, key) {
+        let children = match self.expansion(board, depth) {
             Expansion::Proven => Numbers::PROVEN,
             Expansion::Disproven => Numbers::DISPROVEN,
             Expansion::Children(c) => {
@@ -307,8 +316,7 @@ impl VctSolver {
                 return true;
             }
         }
-        let key = self.node_key(board, depth);
-        let children = match self.expansion(board, depth, key) {
+        let children = match self.expansion(board, depth) {
             Expansion::Children(c) => c,
             Expansion::Proven if !or_node => {
                 return self.threat_line_after_any_defence(board, depth, line)
@@ -400,6 +408,7 @@ fn bounded_vcf(
         max_depth: depth,
         max_nodes: INNER_VCF_NODES,
         deadline,
+        shortest_first: true,
     };
     match solver.solve_with(board, limits) {
         VcfResult::Win(line) => Some(line),
