@@ -44,34 +44,35 @@ impl Default for VcfLimits {
     }
 }
 
+/// Mixed into the failure keys when White attacks.
+const WHITE_ATTACKS_SALT: u64 = 0x5BD1_E995_2C6E_F1A3;
+
 /// Depth stored for a failure that did not depend on the depth limit.
 const COMPLETE: u32 = 255;
 
-/// Positions proven not to win within a depth, keyed by hash (direct-mapped).
+/// Positions proven not to win within a depth, keyed by hash (direct-mapped). One
+/// word per entry, the depth in the key's low byte: a lookup costs one cache miss.
 struct FailCache {
-    keys: Vec<u64>,
-    depths: Vec<u8>,
+    entries: Vec<u64>,
 }
 
 impl FailCache {
     fn new(bits: u32) -> Self {
         FailCache {
-            keys: vec![0; 1 << bits],
-            depths: vec![0; 1 << bits],
+            entries: vec![0; 1 << bits],
         }
     }
     fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.keys.len() - 1)
+        ((key >> 8) as usize) & (self.entries.len() - 1)
     }
     /// The depth up to which `key` is known to fail ([`COMPLETE`]: at every depth).
     fn lookup(&self, key: u64) -> Option<u32> {
-        let i = self.slot(key);
-        (self.keys[i] == key).then_some(self.depths[i] as u32)
+        let e = self.entries[self.slot(key)];
+        (e != 0 && e >> 8 == key >> 8).then_some((e & 0xff) as u32)
     }
     fn insert(&mut self, key: u64, depth: u32) {
         let i = self.slot(key);
-        self.keys[i] = key;
-        self.depths[i] = depth.min(255) as u8;
+        self.entries[i] = (key & !0xff) | depth.min(255) as u64;
     }
 }
 
@@ -177,7 +178,8 @@ impl VcfSolver {
                 return true;
             }
         }
-        let key = board.hash();
+        // The attacker is part of the key: one solver may serve both sides in turn.
+        let key = board.hash() ^ (WHITE_ATTACKS_SALT * (attacker == Color::White) as u64);
         match self.fails.lookup(key) {
             Some(COMPLETE) => return false,
             Some(d) if d >= depth => {

@@ -58,10 +58,6 @@ impl VctSolver {
         if self.vcf(board, depth.min(self.limits.vcf_depth)).is_some() {
             return Expansion::Proven;
         }
-        // A threat or a four, then at least a five.
-        if depth < 2 {
-            return Expansion::Disproven;
-        }
         let mut moves = four_moves(board, attacker);
         if let Some(must) = must {
             moves.retain(|&p| p == must);
@@ -113,7 +109,9 @@ impl VctSolver {
             .filter(|&(_, t)| t >= Threat::FLEX2 && t < Threat::BLOCK4)
             .collect();
         moves.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
-        moves.sort_by_key(|e| std::cmp::Reverse(e.1));
+        // The strongest shape first, then the cell's whole potential (all four lines):
+        // the first threat is searched deepest before its siblings.
+        moves.sort_by_key(|&(p, t)| std::cmp::Reverse((t, board.cell_score(attacker, p))));
         moves.truncate(MAX_THREATS);
         moves.into_iter().map(|e| e.0).collect()
     }
@@ -147,12 +145,13 @@ impl VctSolver {
             DEFENDER_VCF_DEPTH,
             self.limits.deadline,
         );
-        if counter.is_some() || depth < 2 {
+        if counter.is_some() {
             return Expansion::Disproven;
         }
-        // The threat: a VCF if the defender passed.
+        // The threat: a VCF if the defender passed, as long as the depth left before the
+        // threat (quintet's count, which the puzzles' depth limits follow).
         board.set_to_move(attacker);
-        let threat = self.vcf(board, (depth - 1).min(self.limits.vcf_depth));
+        let threat = self.vcf(board, depth.min(self.limits.vcf_depth));
         board.set_to_move(defender);
         let Some(threat_line) = threat else {
             return Expansion::Disproven;

@@ -12,7 +12,8 @@
 //!
 //! Nodes: an OR node has the attacker to move, an AND node the defender. `depth` counts
 //! the attacker moves still allowed, the final five included; an AND node carries the
-//! depth of the attacker move that made it.
+//! depth of the attacker move that made it, and a threat's VCF may have that many
+//! moves (quintet counts so: its depth limits are the puzzles').
 
 mod defence;
 mod expand;
@@ -373,7 +374,7 @@ impl VctSolver {
     ) -> bool {
         let defender = board.to_move();
         board.set_to_move(self.attacker);
-        let threat = self.vcf(board, (depth - 1).min(self.limits.vcf_depth));
+        let threat = self.vcf(board, depth.min(self.limits.vcf_depth));
         board.set_to_move(defender);
         let Some(threat) = threat else {
             return false;
