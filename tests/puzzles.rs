@@ -223,3 +223,70 @@ fn checker_rejects_a_broken_line() {
     );
     assert!(!run(&short.join(";")), "a cut line must fail");
 }
+
+/// A lost position from a game against PentaZen where 71074d5 claimed a win in one
+/// (`+M1`, line `[7,2]`: a plain four the defender blocks). Its `undo` gave the move
+/// to the owner of the stone taken back, so look-ahead with stones placed out of turn
+/// left the search playing for the wrong side. The answer must never be a win.
+#[test]
+fn no_false_win_from_a_misplaced_side_to_move() {
+    let stones = [
+        (7, 7),
+        (7, 6),
+        (7, 4),
+        (8, 4),
+        (9, 6),
+        (8, 5),
+        (8, 3),
+        (6, 5),
+        (9, 5),
+        (9, 4),
+        (6, 7),
+        (8, 7),
+        (9, 8),
+        (8, 8),
+        (8, 6),
+        (10, 4),
+        (10, 3),
+        (9, 3),
+        (7, 5),
+        (6, 4),
+        (6, 10),
+        (6, 8),
+        (12, 6),
+        (8, 2),
+        (11, 5),
+        (9, 1),
+        (7, 3),
+        (9, 2),
+        (9, 0),
+        (6, 2),
+    ];
+    let side = |parity: usize| {
+        let pts: Vec<String> = stones
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .map(|(x, y)| format!("[{x}, {y}]"))
+            .collect();
+        pts.join(", ")
+    };
+    let puzzle = format!(
+        "{{\"id\": \"pentazen-g10\", \"rule\": \"freestyle\", \"size\": 15, \"black\": [{}], \"white\": [{}], \"to_move\": \"black\"}}",
+        side(0),
+        side(1)
+    );
+    let dir = std::env::temp_dir().join(format!("ferrum-g10-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("in.jsonl");
+    std::fs::write(&input, puzzle + "\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["solve", "--time-ms", "1000"])
+        .arg(&input)
+        .output()
+        .expect("running solve");
+    let _ = std::fs::remove_dir_all(&dir);
+    let answer = json::parse(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let result = answer.get("result").and_then(Json::as_str).unwrap();
+    assert_ne!(result, "win", "{answer:?}");
+}

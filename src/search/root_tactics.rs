@@ -141,3 +141,41 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
         (RootPlan::Restrict(stoppers), nodes)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Color, Rule};
+
+    /// The plan leaves the board as it found it, side to move included: the search
+    /// runs on that board next (a replayed threat line once left the opponent to move).
+    #[test]
+    fn plan_restricts_to_stoppers_and_keeps_the_side_to_move() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let p = |x, y| Pos::from_xy(x, y);
+        // White threatens an open four on row 5; Black has two loose stones.
+        for (i, &(x, y)) in [(7, 7), (5, 5), (7, 8), (6, 5), (2, 12), (7, 5)]
+            .iter()
+            .enumerate()
+        {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.make(p(x, y), c);
+        }
+        assert_eq!(board.to_move(), Color::Black);
+        let hash = board.hash();
+        let (plan, _) = plan(&mut board, None);
+        assert_eq!(board.to_move(), Color::Black);
+        assert_eq!(board.hash(), hash);
+        let RootPlan::Restrict(moves) = plan else {
+            panic!("White's open three must be answered");
+        };
+        for m in [p(4, 5), p(8, 5)] {
+            assert!(moves.contains(&m), "{m} stops the three");
+        }
+        assert!(!moves.contains(&p(7, 9)), "a quiet move does not");
+    }
+}
