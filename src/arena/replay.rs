@@ -146,24 +146,18 @@ pub fn expected(reason: &str) -> Option<(Option<Color>, &'static str)> {
     } else {
         None
     };
-    let kind = if reason.contains("five connection") {
-        "five"
-    } else if reason.contains("forbidden move") {
-        "forbidden move"
-    } else if reason.contains("illegal move") {
-        "illegal move"
-    } else if reason.contains("time forfeit") {
-        "time forfeit"
-    } else if reason.contains("crash") {
-        "crash"
-    } else if reason.contains("fullfilled board") {
-        "full board"
-    } else if reason.contains("Draw by adjudication") {
-        "draw after"
-    } else {
-        return None;
-    };
-    Some((winner, kind))
+    // c-gomoku-cli's wording, first match wins.
+    const KINDS: [(&str, &str); 7] = [
+        ("five connection", "five"),
+        ("forbidden move", "forbidden move"),
+        ("illegal move", "illegal move"),
+        ("time forfeit", "time forfeit"),
+        ("crash", "crash"),
+        ("fullfilled board", "full board"),
+        ("Draw by adjudication", "draw after"),
+    ];
+    let (_, kind) = KINDS.iter().find(|(text, _)| reason.contains(text))?;
+    Some((winner, *kind))
 }
 
 /// How our verdict compares with the recorded one.

@@ -66,6 +66,9 @@ struct Saved {
     threat_count: [[u16; Threat::COUNT]; 2],
     score_sum: [i32; 2],
     four_cells: [CellSet; 2],
+    /// The side to move before the move: `undo` restores it exactly, also after a
+    /// stone placed out of turn (tactics replay lines for either side).
+    to_move: Color,
 }
 
 impl Default for Saved {
@@ -75,6 +78,7 @@ impl Default for Saved {
             threat_count: [[0; Threat::COUNT]; 2],
             score_sum: [0; 2],
             four_cells: [CellSet::EMPTY; 2],
+            to_move: Color::Black,
         }
     }
 }
@@ -98,9 +102,6 @@ pub struct Board {
     near: Box<[u8]>,
     hash: u64,
     history: Vec<(Pos, Color)>,
-    /// The side to move before each move of `history`: `undo` restores it exactly, also
-    /// after a stone placed out of turn (tactics replay lines for either side).
-    to_move_before: Vec<Color>,
     /// Entry `i` for move `i` of `history` (entries past it are spare).
     saved: Vec<Saved>,
     /// Per colour, a bit per empty cell where that colour makes a four or a five: the
@@ -181,7 +182,6 @@ impl Board {
             near: vec![0; CELLS].into_boxed_slice(),
             hash: 0,
             history: Vec::with_capacity(width * height),
-            to_move_before: Vec::with_capacity(width * height),
             saved: Vec::new(),
             four_cells: [CellSet::EMPTY; 2],
             to_move: Color::Black,
@@ -326,13 +326,13 @@ impl Board {
         saved.threat_count = self.threat_count;
         saved.score_sum = self.score_sum;
         saved.four_cells = self.four_cells;
+        saved.to_move = self.to_move;
         self.leave_empty_set(p);
         self.cells[p.idx()] = c.cell();
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
         self.update_keys(p, c.cell() as u32, true);
         self.update_near(p, true);
         self.history.push((p, c));
-        self.to_move_before.push(self.to_move);
         self.to_move = c.opp();
     }
 
@@ -341,7 +341,6 @@ impl Board {
         let Some((p, c)) = self.history.pop() else {
             return;
         };
-        let before = self.to_move_before.pop();
         self.cells[p.idx()] = Cell::Empty;
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
         self.update_keys(p, 0, false);
@@ -355,7 +354,7 @@ impl Board {
         self.threat_count = saved.threat_count;
         self.score_sum = saved.score_sum;
         self.four_cells = saved.four_cells;
-        self.to_move = before.unwrap_or(c);
+        self.to_move = saved.to_move;
     }
 
     /// Puts a wall on `p` (a winning-line stone of a continuous game: BOARD field 3).
@@ -548,8 +547,8 @@ impl Board {
                 b.place_wall(p);
             }
         }
-        for (&(p, c), &before) in self.history.iter().zip(&self.to_move_before) {
-            b.set_to_move(before);
+        for (&(p, c), saved) in self.history.iter().zip(&self.saved) {
+            b.set_to_move(saved.to_move);
             b.make(p, c);
         }
         b.to_move = self.to_move;

@@ -44,6 +44,16 @@ fn defender_five(board: &Board, defender: Color) -> Result<Option<Pos>, ()> {
 }
 
 impl VctSolver {
+    /// A short VCF of the defender, the defender to move.
+    fn defender_vcf(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
+        bounded_vcf(
+            &mut self.defender_vcf,
+            board,
+            DEFENDER_VCF_DEPTH,
+            self.limits.deadline,
+        )
+    }
+
     /// OR node, attacker to move: a VCF wins at once; otherwise fours, then threats
     /// (only ones that might stop the defender's own short VCF, if it has one).
     pub(super) fn expand_attack(&mut self, board: &mut Board, depth: u32) -> Expansion {
@@ -65,12 +75,7 @@ impl VctSolver {
         let mut threats = self.threat_moves(board, must);
         if must.is_none() && !threats.is_empty() {
             board.set_to_move(defender);
-            let counter = bounded_vcf(
-                &mut self.defender_vcf,
-                board,
-                DEFENDER_VCF_DEPTH,
-                self.limits.deadline,
-            );
+            let counter = self.defender_vcf(board);
             board.set_to_move(attacker);
             if let Some(counter) = counter {
                 // A threat that leaves the defender's VCF standing comes too late.
@@ -139,12 +144,7 @@ impl VctSolver {
             _ => return Expansion::Proven,
         }
         // A defender with a VCF of its own wins first.
-        let counter = bounded_vcf(
-            &mut self.defender_vcf,
-            board,
-            DEFENDER_VCF_DEPTH,
-            self.limits.deadline,
-        );
+        let counter = self.defender_vcf(board);
         if counter.is_some() {
             return Expansion::Disproven;
         }
