@@ -68,11 +68,23 @@ impl VctSolver {
         if self.vcf(board, depth.min(self.limits.vcf_depth)).is_some() {
             return Expansion::Proven;
         }
-        let mut moves = four_moves(board, attacker);
-        if let Some(must) = must {
-            moves.retain(|&p| p == must);
+        // With one move left only a five wins (the VCF above would have found it), or in
+        // renju a White four whose block is forbidden: a quiet threat cannot be finished.
+        // This prunes the widest level of the tree (measured: quintet-23 after 4 moves of
+        // its line, 11.6 s -> 7.4 s).
+        let last_move = depth <= 1;
+        if last_move && !board.rule().has_forbidden(defender) {
+            return Expansion::Disproven;
         }
-        let mut threats = self.threat_moves(board, must);
+        let mut fours = four_moves(board, attacker);
+        if let Some(must) = must {
+            fours.retain(|&p| p == must);
+        }
+        let mut threats = if last_move {
+            Vec::new()
+        } else {
+            self.threat_moves(board, must)
+        };
         if must.is_none() && !threats.is_empty() {
             board.set_to_move(defender);
             let counter = self.defender_vcf(board);
@@ -83,7 +95,11 @@ impl VctSolver {
                 threats.retain(|p| breakers.contains(p));
             }
         }
-        moves.extend(threats);
+        // Threats before fours. A four's forced reply costs the proof nothing, so df-pn
+        // would otherwise run down chains of fours first (every one already failed as a
+        // VCF above) and disprove each chain to the depth limit before trying a three.
+        let mut moves = threats;
+        moves.extend(fours);
         if moves.is_empty() {
             Expansion::Disproven
         } else {
