@@ -2,6 +2,8 @@
 
 use super::movegen::{forced_moves, four_moves, move_list, quick_win, Forced};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
+use super::vcf::{VcfLimits, VcfResult, VcfSolver};
+use super::vct::breaking_candidates;
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
@@ -28,6 +30,11 @@ const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 /// How many of our own fours the quiescence may chain (a VCF depth limit).
 const QS_FOURS: i32 = 12;
+/// Remaining depth from which a node looks for the opponent's VCF (as if we passed),
+/// and the effort it may spend: a threat seen here is one the static evaluation misses.
+const THREAT_VCF_MIN_DEPTH: i32 = 2;
+const THREAT_VCF_NODES: u64 = 400;
+const THREAT_VCF_LENGTH: u32 = 12;
 /// Nodes between clock checks on the main thread.
 const CHECK_EVERY: u64 = 256;
 
@@ -42,6 +49,8 @@ pub struct Worker<'a> {
     killers: Vec<[Pos; 2]>,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Pos>>,
+    /// Finds the opponent's VCF threats inside the tree.
+    threat_vcf: VcfSolver,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
@@ -74,6 +83,7 @@ impl<'a> Worker<'a> {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            threat_vcf: VcfSolver::new(VcfLimits::default()),
             best: None,
             report,
         }
@@ -294,6 +304,9 @@ impl<'a> Worker<'a> {
                 return -INFINITE;
             }
         }
+        if !forced && depth >= THREAT_VCF_MIN_DEPTH {
+            self.answer_vcf_threat(&mut list);
+        }
         self.order(&mut list, tt_move, ply);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -370,6 +383,33 @@ impl<'a> Worker<'a> {
                 .store(key, best_move, to_tt(best_score, ply), depth, bound);
         }
         best_score
+    }
+
+    /// When the opponent would win by VCF if we passed, only moves that break that line
+    /// (or our own fours, which come first) can save the game: the rest are dropped.
+    /// Should no move break it, the list stays: the search will find the loss itself.
+    fn answer_vcf_threat(&mut self, list: &mut Vec<(Pos, i32)>) {
+        let us = self.board.to_move();
+        let limits = VcfLimits {
+            max_depth: THREAT_VCF_LENGTH,
+            max_nodes: THREAT_VCF_NODES,
+            deadline: None,
+            shortest_first: true,
+        };
+        let before = self.threat_vcf.nodes;
+        self.board.set_to_move(us.opp());
+        let threat = self.threat_vcf.solve_with(&mut self.board, limits);
+        self.board.set_to_move(us);
+        self.nodes += self.threat_vcf.nodes - before;
+        let VcfResult::Win(line) = threat else {
+            return;
+        };
+        let breakers = breaking_candidates(&mut self.board, us, &line);
+        let saving =
+            |board: &Board, p: Pos| breakers.contains(&p) || board.threat(us, p) >= Threat::BLOCK4;
+        if list.iter().any(|m| saving(&self.board, m.0)) {
+            list.retain(|m| saving(&self.board, m.0));
+        }
     }
 
     /// TT move first, then killers, then the generator's order.
