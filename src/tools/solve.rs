@@ -173,14 +173,21 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     if puzzle.question == Question::Vcf {
         return unknown(nodes);
     }
-    let mut vct = VctSolver::new(VctLimits {
-        max_depth: puzzle.depth.unwrap_or(VctLimits::default().max_depth),
-        vcf_depth: puzzle
-            .threat_limit
-            .unwrap_or(VctLimits::default().vcf_depth),
-        deadline: Some(deadline),
-        ..VctLimits::default()
-    });
+    // An offline solve may use more memory than a move's root tactics (~250 MB).
+    const SOLVE_TABLE_BITS: u32 = 22;
+    const SOLVE_EXPANSIONS: usize = 1 << 21;
+    let mut vct = VctSolver::with_memory(
+        VctLimits {
+            max_depth: puzzle.depth.unwrap_or(VctLimits::default().max_depth),
+            vcf_depth: puzzle
+                .threat_limit
+                .unwrap_or(VctLimits::default().vcf_depth),
+            deadline: Some(deadline),
+            ..VctLimits::default()
+        },
+        SOLVE_TABLE_BITS,
+        SOLVE_EXPANSIONS,
+    );
     let outcome = vct.solve(&mut board);
     nodes += vct.total_nodes();
     if let VcfResult::Win(line) = outcome {

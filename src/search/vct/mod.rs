@@ -81,11 +81,20 @@ pub struct VctSolver {
     call_start: u64,
     table: ProofTable,
     expansions: HashMap<u64, Expansion>,
+    /// Expansions kept before the cache is emptied.
+    expansion_cache: usize,
     attacker: Color,
 }
 
 impl VctSolver {
     pub fn new(limits: VctLimits) -> Self {
+        Self::with_memory(limits, PROOF_TABLE_BITS, EXPANSION_CACHE)
+    }
+
+    /// A solver with a proof table of `1 << table_bits` entries and room for
+    /// `expansion_cache` expansions: long offline solves (the `solve` tool) need more
+    /// than a move's root tactics (quintet-24 is not solved in 150 s with the defaults).
+    pub fn with_memory(limits: VctLimits, table_bits: u32, expansion_cache: usize) -> Self {
         VctSolver {
             limits,
             vcf: VcfSolver::new(VcfLimits::default()),
@@ -93,8 +102,9 @@ impl VctSolver {
             nodes: 0,
             aborted: false,
             call_start: 0,
-            table: ProofTable::new(PROOF_TABLE_BITS),
+            table: ProofTable::new(table_bits),
             expansions: HashMap::new(),
+            expansion_cache,
             attacker: Color::Black,
         }
     }
@@ -175,7 +185,7 @@ impl VctSolver {
             self.expand_defence(board, depth)
         };
         if !self.aborted {
-            if self.expansions.len() >= EXPANSION_CACHE {
+            if self.expansions.len() >= self.expansion_cache {
                 self.expansions.clear();
             }
             self.expansions.insert(key, e.clone());
