@@ -110,10 +110,9 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
         return (RootPlan::Win(line), nodes);
     }
     // The opponent's VCF if we passed.
-    board.set_to_move(them);
-    let mut theirs = VcfSolver::new(vcf_limits(THEIR_VCF_NODES, deadline));
-    let threat = theirs.solve(board);
-    board.set_to_move(us);
+    let limits = vcf_limits(THEIR_VCF_NODES, deadline);
+    let mut theirs = VcfSolver::new(limits);
+    let threat = theirs.solve_for(board, them, limits);
     let VcfResult::Win(line) = threat else {
         nodes += theirs.nodes;
         let (plan, n) = stop_their_vct(board, deadline);

@@ -106,6 +106,21 @@ impl VcfSolver {
         self.solve(board)
     }
 
+    /// Searches a VCF for `attacker` whoever is to move (the opponent's threat "if we
+    /// passed"); the side to move is restored after.
+    pub fn solve_for(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        limits: VcfLimits,
+    ) -> VcfResult {
+        let to_move = board.to_move();
+        board.set_to_move(attacker);
+        let result = self.solve_with(board, limits);
+        board.set_to_move(to_move);
+        result
+    }
+
     /// Searches a VCF for the side to move of `board`, deepening the line length.
     pub fn solve(&mut self, board: &mut Board) -> VcfResult {
         self.aborted = false;

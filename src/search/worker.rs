@@ -397,18 +397,19 @@ impl<'a> Worker<'a> {
             shortest_first: true,
         };
         let before = self.threat_vcf.nodes;
-        self.board.set_to_move(us.opp());
-        let threat = self.threat_vcf.solve_with(&mut self.board, limits);
-        self.board.set_to_move(us);
+        let threat = self.threat_vcf.solve_for(&mut self.board, us.opp(), limits);
         self.nodes += self.threat_vcf.nodes - before;
         let VcfResult::Win(line) = threat else {
             return;
         };
         let breakers = breaking_candidates(&mut self.board, us, &line);
-        let saving =
-            |board: &Board, p: Pos| breakers.contains(&p) || board.threat(us, p) >= Threat::BLOCK4;
-        if list.iter().any(|m| saving(&self.board, m.0)) {
-            list.retain(|m| saving(&self.board, m.0));
+        let saving: Vec<(Pos, i32)> = list
+            .iter()
+            .copied()
+            .filter(|m| breakers.contains(&m.0) || self.board.threat(us, m.0) >= Threat::BLOCK4)
+            .collect();
+        if !saving.is_empty() {
+            *list = saving;
         }
     }
 

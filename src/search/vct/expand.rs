@@ -44,11 +44,13 @@ fn defender_five(board: &Board, defender: Color) -> Result<Option<Pos>, ()> {
 }
 
 impl VctSolver {
-    /// A short VCF of the defender, the defender to move.
+    /// A short VCF of the defender, whoever is to move.
     fn defender_vcf(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
+        let defender = self.attacker.opp();
         bounded_vcf(
             &mut self.defender_vcf,
             board,
+            defender,
             DEFENDER_VCF_DEPTH,
             self.limits.deadline,
         )
@@ -86,9 +88,7 @@ impl VctSolver {
             self.threat_moves(board, must)
         };
         if must.is_none() && !threats.is_empty() {
-            board.set_to_move(defender);
             let counter = self.defender_vcf(board);
-            board.set_to_move(attacker);
             if let Some(counter) = counter {
                 // A threat that leaves the defender's VCF standing comes too late.
                 let breakers = breaking_candidates(board, attacker, &counter);
@@ -166,9 +166,7 @@ impl VctSolver {
         }
         // The threat: a VCF if the defender passed, as long as the depth left before the
         // threat (quintet's count, which the puzzles' depth limits follow).
-        board.set_to_move(attacker);
         let threat = self.vcf(board, depth.min(self.limits.vcf_depth));
-        board.set_to_move(defender);
         let Some(threat_line) = threat else {
             return Expansion::Disproven;
         };

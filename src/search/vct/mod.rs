@@ -383,9 +383,7 @@ impl VctSolver {
         line: &mut Vec<Pos>,
     ) -> bool {
         let defender = board.to_move();
-        board.set_to_move(self.attacker);
         let threat = self.vcf(board, depth.min(self.limits.vcf_depth));
-        board.set_to_move(defender);
         let Some(threat) = threat else {
             return false;
         };
@@ -397,21 +395,24 @@ impl VctSolver {
         true
     }
 
-    /// A VCF of the side to move within `depth` moves, with bounded effort: "unknown"
-    /// counts as no VCF, which can only lose wins, never invent one.
+    /// A VCF of the attacker (whoever is to move) within `depth` moves, with bounded
+    /// effort: "unknown" counts as no VCF, which can only lose wins, never invent one.
     fn vcf(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
-        bounded_vcf(&mut self.vcf, board, depth, self.limits.deadline)
+        let attacker = self.attacker;
+        bounded_vcf(&mut self.vcf, board, attacker, depth, self.limits.deadline)
     }
 }
 
 /// Nodes an inner VCF search may spend.
 const INNER_VCF_NODES: u64 = 20_000;
 
-/// A VCF for the side to move within `depth` moves, with bounded effort: "unknown" counts
-/// as no VCF, which can only lose wins, never invent one; a line found is exact.
+/// A VCF for `attacker` (whoever is to move) within `depth` moves, with bounded effort:
+/// "unknown" counts as no VCF, which can only lose wins, never invent one; a line found
+/// is exact.
 fn bounded_vcf(
     solver: &mut VcfSolver,
     board: &mut Board,
+    attacker: Color,
     depth: u32,
     deadline: Option<Instant>,
 ) -> Option<Vec<Pos>> {
@@ -421,7 +422,7 @@ fn bounded_vcf(
         deadline,
         shortest_first: true,
     };
-    match solver.solve_with(board, limits) {
+    match solver.solve_for(board, attacker, limits) {
         VcfResult::Win(line) => Some(line),
         _ => None,
     }
