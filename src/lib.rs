@@ -16,4 +16,5 @@ pub mod tools {
     pub mod analyze;
     pub mod json;
     pub mod solve;
+    pub mod tune;
 }

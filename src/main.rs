@@ -1,5 +1,6 @@
 //! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
-//! `pbrain-ferrum bench [depth]` runs the fixed benchmark; `solve` solves puzzle files.
+//! `pbrain-ferrum bench [depth]` runs the fixed benchmark; `solve` solves puzzle files;
+//! `analyze` searches one position; `tune` fits the evaluation weights to game results.
 //! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
 
 use ferrum::logging::{install_panic_hook, LogSink};
@@ -53,9 +54,16 @@ fn main() {
                 std::process::exit(2);
             }
         }
+        Some("tune") => match ferrum::tools::tune::run(&rest[1..]) {
+            Ok(report) => println!("{report}"),
+            Err(e) => {
+                println!("tune: {e:#}");
+                std::process::exit(2);
+            }
+        },
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf...]"
             );
             std::process::exit(2);
         }

@@ -50,7 +50,9 @@ const NEAR_OFFSETS: [(isize, isize); 32] = [
 struct CellInfo {
     pats: [Pattern; 4],
     threat: Threat,
-    score: i32,
+    /// What a stone of this colour here is worth, as seen when this colour is to move
+    /// (`[0]`) and when it waits (`[1]`).
+    score: [i32; 2],
     /// Renju Black: the cell may be a double-three point (see `is_forbidden`).
     maybe_forbidden: bool,
 }
@@ -64,7 +66,7 @@ const SEEN_CELLS: usize = 4 * 2 * HALF_LINE;
 struct Saved {
     infos: [[CellInfo; 2]; SEEN_CELLS],
     threat_count: [[u16; Threat::COUNT]; 2],
-    score_sum: [i32; 2],
+    score_sum: [[i32; 2]; 2],
     four_cells: [CellSet; 2],
     /// The side to move before the move: `undo` restores it exactly, also after a
     /// stone placed out of turn (tactics replay lines for either side).
@@ -76,7 +78,7 @@ impl Default for Saved {
         Saved {
             infos: [[CellInfo::default(); 2]; SEEN_CELLS],
             threat_count: [[0; Threat::COUNT]; 2],
-            score_sum: [0; 2],
+            score_sum: [[0; 2]; 2],
             four_cells: [CellSet::EMPTY; 2],
             to_move: Color::Black,
         }
@@ -96,8 +98,8 @@ pub struct Board {
     info: Box<[[CellInfo; 2]]>,
     /// `threat_count[colour][threat]` over empty cells on the board.
     threat_count: [[u16; Threat::COUNT]; 2],
-    /// Sum of `CellInfo::score` over empty cells on the board, per colour.
-    score_sum: [i32; 2],
+    /// Sum of `CellInfo::score` over empty cells on the board, per colour and view.
+    score_sum: [[i32; 2]; 2],
     /// How many stones have this cell in their candidate area.
     near: Box<[u8]>,
     hash: u64,
@@ -178,7 +180,7 @@ impl Board {
             keys: vec![[0; 4]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
             threat_count: [[0; Threat::COUNT]; 2],
-            score_sum: [0; 2],
+            score_sum: [[0; 2]; 2],
             near: vec![0; CELLS].into_boxed_slice(),
             hash: 0,
             history: Vec::with_capacity(width * height),
@@ -291,10 +293,11 @@ impl Board {
             .sum()
     }
 
-    /// Sum of cell scores of `c` over the empty cells.
+    /// Sum of cell scores of `c` over the empty cells, seen with `c` to move (`view`
+    /// 0) or waiting (1).
     #[inline(always)]
-    pub fn score_sum(&self, c: Color) -> i32 {
-        self.score_sum[c.idx()]
+    pub fn score_sum(&self, c: Color, view: usize) -> i32 {
+        self.score_sum[c.idx()][view]
     }
 
     /// Whether `c` playing `p` (empty) wins at once under the rule.
@@ -411,7 +414,9 @@ impl Board {
             let counts = &mut self.threat_count[c.idx()];
             counts[info.threat.0 as usize] -= 1;
             counts[threat.0 as usize] += 1;
-            self.score_sum[c.idx()] += score - info.score;
+            let sum = &mut self.score_sum[c.idx()];
+            sum[0] += score[0] - info.score[0];
+            sum[1] += score[1] - info.score[1];
             info.threat = threat;
             info.score = score;
             self.four_cells[c.idx()].set(q.idx(), threat >= Threat::BLOCK4);
@@ -423,7 +428,9 @@ impl Board {
         for c in Color::BOTH {
             let info = self.info[p.idx()][c.idx()];
             self.threat_count[c.idx()][info.threat.0 as usize] -= 1;
-            self.score_sum[c.idx()] -= info.score;
+            let sum = &mut self.score_sum[c.idx()];
+            sum[0] -= info.score[0];
+            sum[1] -= info.score[1];
             self.four_cells[c.idx()].set(p.idx(), false);
         }
     }
@@ -434,7 +441,9 @@ impl Board {
             let info = self.cell_info_from_keys(p, c);
             self.info[p.idx()][c.idx()] = info;
             self.threat_count[c.idx()][info.threat.0 as usize] += 1;
-            self.score_sum[c.idx()] += info.score;
+            let sum = &mut self.score_sum[c.idx()];
+            sum[0] += info.score[0];
+            sum[1] += info.score[1];
             self.four_cells[c.idx()].set(p.idx(), info.threat >= Threat::BLOCK4);
         }
     }
@@ -479,7 +488,7 @@ impl Board {
             }
         }
         self.threat_count = [[0; Threat::COUNT]; 2];
-        self.score_sum = [0; 2];
+        self.score_sum = [[0; 2]; 2];
         self.four_cells = [CellSet::EMPTY; 2];
         self.hash = 0;
         self.near.fill(0);
@@ -577,7 +586,7 @@ impl Board {
     /// Score of empty cell `p` for colour `c` (pattern potential, see `eval::weights`).
     #[inline(always)]
     pub fn cell_score(&self, c: Color, p: Pos) -> i32 {
-        self.info[p.idx()][c.idx()].score
+        self.info[p.idx()][c.idx()].score[1] >> crate::eval::weights::UNIT_SHIFT
     }
 
     /// Empty cells where `c` has a threat class of at least `t`.

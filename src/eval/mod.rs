@@ -7,9 +7,9 @@ use crate::board::{Board, Color};
 /// Static evaluation from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
-    let mine = board.score_sum(me);
-    let theirs = board.score_sum(me.opp());
-    (mine * weights::OWN_WEIGHT_16) / 16 - theirs + weights::TEMPO
+    // An arithmetic shift floors, so the sum is exact whatever its sign.
+    ((board.score_sum(me, 0) - board.score_sum(me.opp(), 1)) >> weights::UNIT_SHIFT)
+        + weights::TEMPO
 }
 
 /// Evaluation for `c` (used by tools that look from a fixed colour).

@@ -1,0 +1,383 @@
+//! `pbrain-ferrum tune`: fits the evaluation weights to game results.
+//!
+//! ```text
+//! pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] GAMES.sgf...
+//! ```
+//!
+//! Reads games in SGF (c-gomoku-cli's `-sgf` output: `SZ`, `RU`, `RE[B+..|W+..|0]`,
+//! moves `;B[hh]`), keeps every position where the static evaluation would be used
+//! (no five to make or block, no quick win), and fits the tables of
+//! `src/eval/weights.rs` by logistic regression of the result on the evaluation
+//! ("Texel tuning"): P(side to move wins) = 1 / (1 + exp(-eval / K)), K fitted first
+//! to the current weights. The evaluation is linear in the weights: per view, the
+//! count of each line pattern and threat class over the empty cells. Every tenth game
+//! is held out to check that the fit generalises. Prints the losses and the new
+//! tables as Rust, to paste into `weights.rs`.
+
+use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
+use crate::eval::weights::{LINE_VALUE, TEMPO, THREAT_VALUE, UNIT_SHIFT};
+use crate::search::movegen::{forced_moves, quick_win};
+use anyhow::{anyhow, bail, Context, Result};
+use std::fmt::Write as _;
+
+pub const USAGE: &str =
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] GAMES.sgf...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files)";
+
+/// Weights per view: line patterns, then threat classes.
+const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT;
+/// Both views and the tempo bonus.
+const PARAMS: usize = 2 * PER_VIEW + 1;
+
+/// One position: its features (evaluation = weights · features) and the result for
+/// the side to move (1 win, 0.5 draw, 0 loss).
+struct Sample {
+    features: [f32; PARAMS],
+    result: f32,
+}
+
+/// One game read from SGF.
+struct Game {
+    size: usize,
+    rule: Rule,
+    /// Winner, `None` for a draw.
+    winner: Option<Color>,
+    moves: Vec<(usize, usize)>,
+}
+
+pub fn run(args: &[String]) -> Result<String> {
+    let mut iterations = 400;
+    let mut rate = 0.5f64;
+    let mut l2 = 0.0f64;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--iterations" => {
+                i += 1;
+                iterations = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
+            }
+            "--l2" => {
+                i += 1;
+                l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
+            }
+            "--rate" => {
+                i += 1;
+                rate = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
+            }
+            f => files.push(f.to_string()),
+        }
+        i += 1;
+    }
+    if files.is_empty() {
+        bail!("{USAGE}");
+    }
+    let mut games = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
+    }
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (k, g) in games.iter().enumerate() {
+        let samples = samples_of(g);
+        if k % 10 == 9 {
+            test.extend(samples);
+        } else {
+            train.extend(samples);
+        }
+    }
+    if train.is_empty() || test.is_empty() {
+        bail!("too few positions ({} games)", games.len());
+    }
+    let start = current_weights();
+    let k = fit_scale(&train, &start);
+    let mut w = start;
+    let before = (loss(&train, &w, k), loss(&test, &w, k));
+    adam(&train, &mut w, &start, k, iterations, rate, l2);
+    let after = (loss(&train, &w, k), loss(&test, &w, k));
+    let mut out = String::new();
+    writeln!(
+        out,
+        "// {} games, {} training / {} held-out positions, K = {k:.1}",
+        games.len(),
+        train.len(),
+        test.len()
+    )?;
+    writeln!(
+        out,
+        "// loss before: train {:.5} held-out {:.5}; after: train {:.5} held-out {:.5}",
+        before.0, before.1, after.0, after.1
+    )?;
+    out.push_str(&format_weights(&w));
+    Ok(out)
+}
+
+/// Every game of an SGF collection (one `(;...)` per game).
+fn parse_sgf_games(text: &str) -> Result<Vec<Game>> {
+    let mut games = Vec::new();
+    for chunk in text.split("(;").skip(1) {
+        let prop = |name: &str| -> Option<&str> {
+            let at = find_property(chunk, name)?;
+            let rest = &chunk[at + name.len() + 1..];
+            rest.split(']').next()
+        };
+        let size: usize = prop("SZ").and_then(|v| v.parse().ok()).unwrap_or(15);
+        let rule = prop("RU")
+            .and_then(|v| v.parse().ok())
+            .and_then(Rule::from_gomocup)
+            .unwrap_or(Rule::Freestyle);
+        let winner = match prop("RE").unwrap_or("") {
+            r if r.starts_with('B') => Some(Color::Black),
+            r if r.starts_with('W') => Some(Color::White),
+            "0" | "Draw" | "draw" => None,
+            _ => continue, // unfinished or unknown result: no label
+        };
+        let mut moves = Vec::new();
+        for node in chunk.split(';').skip(1) {
+            let node = node.trim_start();
+            let Some(coord) = node
+                .strip_prefix("B[")
+                .or_else(|| node.strip_prefix("W["))
+                .and_then(|r| r.split(']').next())
+            else {
+                continue;
+            };
+            let b = coord.as_bytes();
+            if b.len() != 2 {
+                return Err(anyhow!("bad move [{coord}]"));
+            }
+            moves.push(((b[0] - b'a') as usize, (b[1] - b'a') as usize));
+        }
+        games.push(Game {
+            size,
+            rule,
+            winner,
+            moves,
+        });
+    }
+    Ok(games)
+}
+
+/// Byte offset of property `name` followed by `[` (not a suffix of a longer name).
+fn find_property(chunk: &str, name: &str) -> Option<usize> {
+    let pat = format!("{name}[");
+    let mut from = 0;
+    while let Some(i) = chunk[from..].find(&pat) {
+        let at = from + i;
+        let prev = chunk[..at].chars().last();
+        if !prev.is_some_and(|c| c.is_ascii_uppercase()) {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+/// The positions of one game where the static evaluation decides.
+fn samples_of(g: &Game) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let Ok(mut board) = Board::new(g.size, g.size, g.rule) else {
+        return out;
+    };
+    for (n, &(x, y)) in g.moves.iter().enumerate() {
+        if x >= g.size || y >= g.size {
+            break;
+        }
+        let p = Pos::from_xy(x, y);
+        if !board.is_empty(p) {
+            break;
+        }
+        let colour = if n % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        board.make(p, colour);
+        if n < 4 || forced_moves(&mut board).is_some() || quick_win(&mut board).is_some() {
+            continue;
+        }
+        let us = board.to_move();
+        let result = match g.winner {
+            None => 0.5,
+            Some(w) if w == us => 1.0,
+            Some(_) => 0.0,
+        };
+        out.push(Sample {
+            features: features(&board),
+            result,
+        });
+    }
+    out
+}
+
+/// Features of a position: evaluation = weights · features (see [`current_weights`]).
+fn features(board: &Board) -> [f32; PARAMS] {
+    let mut f = [0f32; PARAMS];
+    let me = board.to_move();
+    for (view, colour, sign) in [(0, me, 1.0), (1, me.opp(), -1.0)] {
+        let base = view * PER_VIEW;
+        for p in board.all_cells().filter(|&p| board.is_empty(p)) {
+            for dir in 0..4 {
+                f[base + board.pattern(colour, p, dir).0 as usize] += sign;
+            }
+            f[base + Pattern::COUNT + board.threat(colour, p).0 as usize] += sign;
+        }
+    }
+    f[PARAMS - 1] = 1.0;
+    f
+}
+
+/// A table entry (1/16 units) in evaluation units, and back.
+fn from_table(v: i32) -> f64 {
+    v as f64 / (1 << UNIT_SHIFT) as f64
+}
+fn to_table(w: f64) -> i32 {
+    (w * (1 << UNIT_SHIFT) as f64).round() as i32
+}
+
+/// The weights of `weights.rs` in evaluation units.
+fn current_weights() -> [f64; PARAMS] {
+    let mut w = [0f64; PARAMS];
+    for view in 0..2 {
+        let base = view * PER_VIEW;
+        for (k, &v) in LINE_VALUE[view].iter().enumerate() {
+            w[base + k] = from_table(v);
+        }
+        for (k, &v) in THREAT_VALUE[view].iter().enumerate() {
+            w[base + Pattern::COUNT + k] = from_table(v);
+        }
+    }
+    w[PARAMS - 1] = TEMPO as f64;
+    w
+}
+
+fn eval(s: &Sample, w: &[f64; PARAMS]) -> f64 {
+    s.features.iter().zip(w).map(|(&f, &w)| f as f64 * w).sum()
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean cross-entropy of the predicted results.
+fn loss(samples: &[Sample], w: &[f64; PARAMS], k: f64) -> f64 {
+    let eps = 1e-9;
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let p = sigmoid(eval(s, w) / k).clamp(eps, 1.0 - eps);
+            let r = s.result as f64;
+            -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+        })
+        .sum();
+    total / samples.len() as f64
+}
+
+/// The scale K that best fits the current weights (golden-section search).
+fn fit_scale(samples: &[Sample], w: &[f64; PARAMS]) -> f64 {
+    let (mut lo, mut hi) = (10.0f64, 5000.0f64);
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..40 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if loss(samples, w, a) < loss(samples, w, b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
+}
+
+/// Full-batch Adam on the cross-entropy plus `l2` times the squared distance (in
+/// evaluation units) from the starting weights, which keeps rare patterns (a few
+/// dozen samples) near their hand-set values; `rate` is in evaluation units per step.
+fn adam(
+    samples: &[Sample],
+    w: &mut [f64; PARAMS],
+    start: &[f64; PARAMS],
+    k: f64,
+    iterations: usize,
+    rate: f64,
+    l2: f64,
+) {
+    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+    let mut m = [0f64; PARAMS];
+    let mut v = [0f64; PARAMS];
+    for t in 1..=iterations {
+        let mut grad = [0f64; PARAMS];
+        for s in samples {
+            let err = sigmoid(eval(s, w) / k) - s.result as f64;
+            for (g, &f) in grad.iter_mut().zip(&s.features) {
+                *g += err * f as f64;
+            }
+        }
+        for j in 0..PARAMS {
+            let g = grad[j] / samples.len() as f64 / k + 2.0 * l2 * (w[j] - start[j]);
+            m[j] = b1 * m[j] + (1.0 - b1) * g;
+            v[j] = b2 * v[j] + (1.0 - b2) * g * g;
+            let mh = m[j] / (1.0 - b1.powi(t as i32));
+            let vh = v[j] / (1.0 - b2.powi(t as i32));
+            w[j] -= rate * mh / (vh.sqrt() + eps);
+        }
+    }
+}
+
+/// The weights as the Rust tables of `weights.rs`.
+fn format_weights(w: &[f64; PARAMS]) -> String {
+    let row = |slice: &[f64]| -> String {
+        let items: Vec<String> = slice.iter().map(|&v| to_table(v).to_string()).collect();
+        format!("    [{}],\n", items.join(", "))
+    };
+    let mut s = String::new();
+    s.push_str("pub const LINE_VALUE: [[i32; Pattern::COUNT]; 2] = [\n");
+    for view in 0..2 {
+        let base = view * PER_VIEW;
+        s.push_str(&row(&w[base..base + Pattern::COUNT]));
+    }
+    s.push_str("];\npub const THREAT_VALUE: [[i32; Threat::COUNT]; 2] = [\n");
+    for view in 0..2 {
+        let base = view * PER_VIEW + Pattern::COUNT;
+        s.push_str(&row(&w[base..base + Threat::COUNT]));
+    }
+    s.push_str(&format!(
+        "];\npub const TEMPO: i32 = {};\n",
+        w[PARAMS - 1].round() as i32
+    ));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAME: &str = "(;FF[4]GM[4]SZ[15]RU[0]RE[B+1]TE[Black win]\n;B[hh];W[ih];B[hi];W[ii];B[hj];W[ij];B[hk];W[ik];B[hl])";
+
+    #[test]
+    fn reads_c_gomoku_cli_sgf() {
+        let games = parse_sgf_games(GAME).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].winner, Some(Color::Black));
+        assert_eq!(games[0].moves[1], (8, 7));
+        assert_eq!(games[0].moves.len(), 9);
+    }
+
+    #[test]
+    fn features_reproduce_the_evaluation() {
+        let g = &parse_sgf_games(GAME).unwrap()[0];
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let w = current_weights();
+        for (n, &(x, y)) in g.moves.iter().take(5).enumerate() {
+            let c = if n % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.make(Pos::from_xy(x, y), c);
+            let s = Sample {
+                features: features(&board),
+                result: 0.5,
+            };
+            assert_eq!(eval(&s, &w).floor() as i32, crate::eval::evaluate(&board));
+        }
+    }
+}
