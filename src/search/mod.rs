@@ -1,6 +1,7 @@
 //! Search: iterative deepening PVS on the pattern board with a VCF quiescence,
 //! Lazy SMP threads on a shared transposition table.
 
+pub mod cutoff;
 pub mod movegen;
 pub mod root_tactics;
 pub mod score;
@@ -158,9 +159,12 @@ pub fn search(
         // at 200 ms: the main search needs the time more); nothing at all when asked
         // to answer at once.
         let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
-        let deadline = limits.start.checked_add(budget);
-        if deadline.is_none_or(|d| Instant::now() < d) {
-            let (plan, nodes) = root_tactics::plan(&mut root, deadline);
+        let cutoff = cutoff::Cutoff {
+            deadline: limits.start.checked_add(budget),
+            stop: Some(stop),
+        };
+        if !cutoff.reached() {
+            let (plan, nodes) = root_tactics::plan(&mut root, cutoff);
             shared.nodes.fetch_add(nodes, Ordering::Relaxed);
             match plan {
                 root_tactics::RootPlan::Win(line) => {

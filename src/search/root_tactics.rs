@@ -1,11 +1,11 @@
 //! Tactics at the root, before the alpha-beta search: play a proven win (VCF, then
 //! VCT), and when the opponent threatens a VCF, keep only the moves that stop it.
 
+use super::cutoff::Cutoff;
 use super::movegen::{generate, Moves};
 use super::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
 use super::vct::{breaking_candidates, VctLimits, VctSolver};
 use crate::board::{Board, Pos};
-use std::time::Instant;
 
 /// What the root tactics decided.
 pub enum RootPlan {
@@ -17,7 +17,7 @@ pub enum RootPlan {
     Normal,
 }
 
-/// Budgets of the root tactics (nodes; the deadline bounds them all).
+/// Budgets of the root tactics (nodes; the cutoff bounds them all).
 const OWN_VCF_NODES: u64 = 400_000;
 const OWN_VCT_NODES: u64 = 300_000;
 const THEIR_VCF_NODES: u64 = 100_000;
@@ -29,10 +29,10 @@ const RECHECK_VCT_NODES: u64 = 20_000;
 /// How many of the generator's moves are tried as defences against a VCT.
 const VCT_DEFENCE_CANDIDATES: usize = 24;
 
-fn vcf_limits(max_nodes: u64, deadline: Option<Instant>) -> VcfLimits {
+fn vcf_limits(max_nodes: u64, cutoff: Cutoff) -> VcfLimits {
     VcfLimits {
         max_nodes,
-        deadline,
+        cutoff,
         ..VcfLimits::default()
     }
 }
@@ -40,14 +40,14 @@ fn vcf_limits(max_nodes: u64, deadline: Option<Instant>) -> VcfLimits {
 /// When the opponent threatens a VCT, the moves after which it has none (within the
 /// budget). Moves are tried in the generator's order; the first ones are the likely
 /// defences.
-fn stop_their_vct(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
+fn stop_their_vct(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
     let us = board.to_move();
     let them = us.opp();
     let limits = |max_nodes| VctLimits {
         max_depth: 6,
         vcf_depth: 8,
         max_nodes,
-        deadline,
+        cutoff,
     };
     let mut solver = VctSolver::new(limits(THEIR_VCT_NODES));
     board.set_to_move(them);
@@ -66,7 +66,7 @@ fn stop_their_vct(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u6
     };
     let mut stoppers = Vec::new();
     for m in candidates {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if cutoff.reached() {
             // Out of time: the moves not checked yet are not excluded.
             return (RootPlan::Normal, solver.total_nodes());
         }
@@ -85,14 +85,14 @@ fn stop_their_vct(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u6
     (plan, solver.total_nodes())
 }
 
-/// Decides the root plan for the side to move, spending until `deadline` at most
-/// (without one, the node budgets alone bound it and the result is deterministic).
+/// Decides the root plan for the side to move, giving up at the `cutoff` (time or
+/// stop flag; without one, the node budgets alone bound it and the result is deterministic).
 /// Returns the plan and the nodes spent.
-pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
+pub fn plan(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
     let us = board.to_move();
     let them = us.opp();
     let mut nodes = 0;
-    let mut own = VcfSolver::new(vcf_limits(OWN_VCF_NODES, deadline));
+    let mut own = VcfSolver::new(vcf_limits(OWN_VCF_NODES, cutoff));
     let result = own.solve(board);
     nodes += own.nodes;
     if let VcfResult::Win(line) = result {
@@ -102,7 +102,7 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
         max_depth: 10,
         vcf_depth: 10,
         max_nodes: OWN_VCT_NODES,
-        deadline,
+        cutoff,
     });
     let result = vct.solve(board);
     nodes += vct.total_nodes();
@@ -110,12 +110,12 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
         return (RootPlan::Win(line), nodes);
     }
     // The opponent's VCF if we passed.
-    let limits = vcf_limits(THEIR_VCF_NODES, deadline);
+    let limits = vcf_limits(THEIR_VCF_NODES, cutoff);
     let mut theirs = VcfSolver::new(limits);
     let threat = theirs.solve_for(board, them, limits);
     let VcfResult::Win(line) = threat else {
         nodes += theirs.nodes;
-        let (plan, n) = stop_their_vct(board, deadline);
+        let (plan, n) = stop_their_vct(board, cutoff);
         return (plan, nodes + n);
     };
     let mut stoppers = Vec::new();
@@ -123,8 +123,8 @@ pub fn plan(board: &mut Board, deadline: Option<Instant>) -> (RootPlan, u64) {
         board.make(m, us);
         // The known line must fail, and no other VCF may be found in its place.
         let mut stops = !replay_wins(board, them, &line);
-        if stops && deadline.is_none_or(|d| Instant::now() < d) {
-            let r = theirs.solve_with(board, vcf_limits(RECHECK_NODES, deadline));
+        if stops && !cutoff.reached() {
+            let r = theirs.solve_with(board, vcf_limits(RECHECK_NODES, cutoff));
             stops = !matches!(r, VcfResult::Win(_));
         }
         board.undo();
@@ -166,7 +166,7 @@ mod tests {
         }
         assert_eq!(board.to_move(), Color::Black);
         let hash = board.hash();
-        let (plan, _) = plan(&mut board, None);
+        let (plan, _) = plan(&mut board, Cutoff::NONE);
         assert_eq!(board.to_move(), Color::Black);
         assert_eq!(board.hash(), hash);
         let RootPlan::Restrict(moves) = plan else {

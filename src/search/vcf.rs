@@ -5,9 +5,9 @@
 //! its fives must be exact; a White four whose block is forbidden for Black wins at
 //! once; overlines and caro's blocked fives win or not as the tables say.
 
+use super::cutoff::Cutoff;
 use super::movegen::us_may_not_play;
 use crate::board::{Board, Color, Pos, Threat};
-use std::time::Instant;
 
 /// Outcome of a VCF search.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,23 +22,23 @@ pub enum VcfResult {
 
 /// Budget of one VCF search.
 #[derive(Clone, Copy, Debug)]
-pub struct VcfLimits {
+pub struct VcfLimits<'a> {
     /// Most attacker moves in a line, the final five included.
     pub max_depth: u32,
     pub max_nodes: u64,
-    pub deadline: Option<Instant>,
+    pub cutoff: Cutoff<'a>,
     /// Look for short lines first (a VCT wants short threat lines: fewer defences to
     /// try). Without, the first line found at the full depth is taken: faster when
     /// any win will do.
     pub shortest_first: bool,
 }
 
-impl Default for VcfLimits {
+impl Default for VcfLimits<'_> {
     fn default() -> Self {
         VcfLimits {
             max_depth: 100,
             max_nodes: u64::MAX,
-            deadline: None,
+            cutoff: Cutoff::NONE,
             shortest_first: true,
         }
     }
@@ -76,8 +76,8 @@ impl FailCache {
     }
 }
 
-pub struct VcfSolver {
-    limits: VcfLimits,
+pub struct VcfSolver<'a> {
+    limits: VcfLimits<'a>,
     /// Nodes searched over every call.
     pub nodes: u64,
     /// `nodes` when the current call started (the node budget is per call).
@@ -88,8 +88,8 @@ pub struct VcfSolver {
     fails: FailCache,
 }
 
-impl VcfSolver {
-    pub fn new(limits: VcfLimits) -> Self {
+impl<'a> VcfSolver<'a> {
+    pub fn new(limits: VcfLimits<'a>) -> Self {
         VcfSolver {
             limits,
             nodes: 0,
@@ -101,7 +101,7 @@ impl VcfSolver {
     }
 
     /// Searches with new limits, keeping what the solver learnt (same attacker only).
-    pub fn solve_with(&mut self, board: &mut Board, limits: VcfLimits) -> VcfResult {
+    pub fn solve_with(&mut self, board: &mut Board, limits: VcfLimits<'a>) -> VcfResult {
         self.limits = limits;
         self.solve(board)
     }
@@ -112,7 +112,7 @@ impl VcfSolver {
         &mut self,
         board: &mut Board,
         attacker: Color,
-        limits: VcfLimits,
+        limits: VcfLimits<'a>,
     ) -> VcfResult {
         let to_move = board.to_move();
         board.set_to_move(attacker);
@@ -158,11 +158,7 @@ impl VcfSolver {
         if self.nodes - self.call_start >= self.limits.max_nodes {
             self.aborted = true;
         } else if self.nodes.is_multiple_of(1024) {
-            if let Some(d) = self.limits.deadline {
-                if Instant::now() >= d {
-                    self.aborted = true;
-                }
-            }
+            self.aborted = self.limits.cutoff.reached();
         }
         self.aborted
     }

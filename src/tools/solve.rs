@@ -8,6 +8,7 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
+use crate::search::cutoff::Cutoff;
 use crate::search::score::{WIN, WIN_BOUND};
 use crate::search::vcf::{VcfLimits, VcfResult, VcfSolver};
 use crate::search::vct::{VctLimits, VctSolver};
@@ -146,7 +147,7 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
     // Any VCF answers the puzzle: the first one found at the full depth.
     let mut vcf = VcfSolver::new(VcfLimits {
         max_depth: puzzle.depth.unwrap_or(VcfLimits::default().max_depth),
-        deadline: Some(deadline),
+        cutoff: Cutoff::at(deadline),
         shortest_first: false,
         ..VcfLimits::default()
     });
@@ -182,7 +183,7 @@ pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> So
             vcf_depth: puzzle
                 .threat_limit
                 .unwrap_or(VctLimits::default().vcf_depth),
-            deadline: Some(deadline),
+            cutoff: Cutoff::at(deadline),
             ..VctLimits::default()
         },
         SOLVE_TABLE_BITS,

@@ -43,7 +43,7 @@ fn defender_five(board: &Board, defender: Color) -> Result<Option<Pos>, ()> {
     }
 }
 
-impl VctSolver {
+impl VctSolver<'_> {
     /// A short VCF of the defender, whoever is to move.
     fn defender_vcf(&mut self, board: &mut Board) -> Option<Vec<Pos>> {
         let defender = self.attacker.opp();
@@ -52,7 +52,7 @@ impl VctSolver {
             board,
             defender,
             DEFENDER_VCF_DEPTH,
-            self.limits.deadline,
+            self.limits.cutoff,
         )
     }
 

@@ -21,33 +21,33 @@ mod proof_table;
 
 pub use defence::breaking_candidates;
 
+use super::cutoff::Cutoff;
 use super::vcf::{VcfLimits, VcfResult, VcfSolver};
 use crate::board::zobrist::ZOBRIST;
 use crate::board::{Board, Color, Pos, Threat};
 use expand::Expansion;
 use proof_table::{Numbers, ProofTable, INF};
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Budget and limits of a VCT search.
 #[derive(Clone, Copy, Debug)]
-pub struct VctLimits {
+pub struct VctLimits<'a> {
     /// Most attacker moves in a line (threats, fours and the final five).
     pub max_depth: u32,
     /// Most attacker moves of any VCF the search relies on: a VCF that wins outright,
     /// or the VCF a threat threatens (quintet's `threat_limit`).
     pub vcf_depth: u32,
     pub max_nodes: u64,
-    pub deadline: Option<Instant>,
+    pub cutoff: Cutoff<'a>,
 }
 
-impl Default for VctLimits {
+impl Default for VctLimits<'_> {
     fn default() -> Self {
         VctLimits {
             max_depth: 20,
             vcf_depth: 12,
             max_nodes: u64::MAX,
-            deadline: None,
+            cutoff: Cutoff::NONE,
         }
     }
 }
@@ -70,11 +70,11 @@ const DEPTH_STEPS: [u32; 4] = [3, 5, 8, u32::MAX];
 const PARAM_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 const AND_SALT: u64 = 0xD1B5_4A32_D192_ED03;
 
-pub struct VctSolver {
-    limits: VctLimits,
-    vcf: VcfSolver,
+pub struct VctSolver<'a> {
+    limits: VctLimits<'a>,
+    vcf: VcfSolver<'a>,
     /// The defender's own VCFs (a solver of its own: its cache is per attacker).
-    defender_vcf: VcfSolver,
+    defender_vcf: VcfSolver<'a>,
     pub nodes: u64,
     aborted: bool,
     /// `total_nodes()` when the current call started (the node budget is per call).
@@ -86,15 +86,15 @@ pub struct VctSolver {
     attacker: Color,
 }
 
-impl VctSolver {
-    pub fn new(limits: VctLimits) -> Self {
+impl<'a> VctSolver<'a> {
+    pub fn new(limits: VctLimits<'a>) -> Self {
         Self::with_memory(limits, PROOF_TABLE_BITS, EXPANSION_CACHE)
     }
 
     /// A solver with a proof table of `1 << table_bits` entries and room for
     /// `expansion_cache` expansions: long offline solves (the `solve` tool) need more
     /// than a move's root tactics (quintet-24 is not solved in 150 s with the defaults).
-    pub fn with_memory(limits: VctLimits, table_bits: u32, expansion_cache: usize) -> Self {
+    pub fn with_memory(limits: VctLimits<'a>, table_bits: u32, expansion_cache: usize) -> Self {
         VctSolver {
             limits,
             vcf: VcfSolver::new(VcfLimits::default()),
@@ -114,7 +114,7 @@ impl VctSolver {
     }
 
     /// Searches with new limits, keeping what the solver learnt (same attacker only).
-    pub fn solve_with(&mut self, board: &mut Board, limits: VctLimits) -> VctResult {
+    pub fn solve_with(&mut self, board: &mut Board, limits: VctLimits<'a>) -> VctResult {
         self.limits = limits;
         self.solve(board)
     }
@@ -151,10 +151,8 @@ impl VctSolver {
             let used = self.total_nodes() - self.call_start;
             if used >= self.limits.max_nodes {
                 self.aborted = true;
-            } else if let Some(d) = self.limits.deadline {
-                if Instant::now() >= d {
-                    self.aborted = true;
-                }
+            } else {
+                self.aborted = self.limits.cutoff.reached();
             }
         }
         self.aborted
@@ -399,7 +397,7 @@ impl VctSolver {
     /// effort: "unknown" counts as no VCF, which can only lose wins, never invent one.
     fn vcf(&mut self, board: &mut Board, depth: u32) -> Option<Vec<Pos>> {
         let attacker = self.attacker;
-        bounded_vcf(&mut self.vcf, board, attacker, depth, self.limits.deadline)
+        bounded_vcf(&mut self.vcf, board, attacker, depth, self.limits.cutoff)
     }
 }
 
@@ -409,17 +407,17 @@ const INNER_VCF_NODES: u64 = 20_000;
 /// A VCF for `attacker` (whoever is to move) within `depth` moves, with bounded effort:
 /// "unknown" counts as no VCF, which can only lose wins, never invent one; a line found
 /// is exact.
-fn bounded_vcf(
-    solver: &mut VcfSolver,
+fn bounded_vcf<'a>(
+    solver: &mut VcfSolver<'a>,
     board: &mut Board,
     attacker: Color,
     depth: u32,
-    deadline: Option<Instant>,
+    cutoff: Cutoff<'a>,
 ) -> Option<Vec<Pos>> {
     let limits = VcfLimits {
         max_depth: depth,
         max_nodes: INNER_VCF_NODES,
-        deadline,
+        cutoff,
         shortest_first: true,
     };
     match solver.solve_for(board, attacker, limits) {
