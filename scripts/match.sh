@@ -8,12 +8,16 @@
 #   scripts/match.sh OLD_BINARY NEW_BINARY [GAMES]     (GAMES default 48)
 #
 # Environment: ARENA (default target/release/ferrum-arena), CONCURRENCY (default 2),
-# TURN_MS (default 200), OPENINGS (default ../shared/data/openings/freestyle15.txt),
-# EXTRA (more ferrum-arena options, e.g. "--sprt 0,10,0.05,0.05 --psq games/").
+# TURN_MS (default 200), RULE (default 0; 4 = renju), OPENINGS (default
+# ../shared/data/openings/freestyle15.txt), EXTRA (more ferrum-arena options, e.g.
+# "--sprt 0,10,0.05,0.05 --psq games/"). OLD may be any pbrain engine, e.g. the
+# acceptance match against Rapfi:
+#   TURN_MS=1000 EXTRA="--tolerance-ms 2000" scripts/match.sh rapfi-delay.py \
+#       "target/release/pbrain-ferrum --threads 1" 100
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 2 ] || [ $# -gt 3 ]; then
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 old=$1
@@ -21,7 +25,8 @@ new=$2
 games=${3:-48}
 arena=${ARENA:-$root/target/release/ferrum-arena}
 openings=${OPENINGS:-$root/../shared/data/openings/freestyle15.txt}
-for f in "$old" "$new" "$arena"; do
+# An engine may carry arguments ("pbrain-ferrum --threads 1"): check the program only.
+for f in "${old%% *}" "${new%% *}" "$arena"; do
     if [ ! -x "$f" ]; then
         echo "match.sh: $f is not an executable file (ferrum-arena: cargo build --release)" >&2
         exit 2
@@ -29,5 +34,5 @@ for f in "$old" "$new" "$arena"; do
 done
 # shellcheck disable=SC2086 # EXTRA is meant to split into options
 exec "$arena" --engine "$new" --engine "$old" --name new --name old \
-    --rule 0 --size 15 --turn-ms "${TURN_MS:-200}" --openings "$openings" \
+    --rule "${RULE:-0}" --size 15 --turn-ms "${TURN_MS:-200}" --openings "$openings" \
     --games "$games" --concurrency "${CONCURRENCY:-2}" ${EXTRA:-}

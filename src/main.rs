@@ -1,7 +1,8 @@
 //! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
 //! `pbrain-ferrum bench [depth]` runs the fixed benchmark; `solve` solves puzzle files;
 //! `analyze` searches one position; `tune` fits the evaluation weights to game results.
-//! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE.
+//! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE;
+//! `--threads N` sets the search threads (matches run engines with one thread each).
 
 use ferrum::logging::{install_panic_hook, LogSink};
 
@@ -10,11 +11,24 @@ fn main() {
     let log = LogSink::install();
     install_panic_hook();
     let mut log_file = std::env::var_os("FERRUM_LOG").map(std::path::PathBuf::from);
+    let mut threads = None;
     let mut rest = Vec::new();
     let mut i = 0;
     while i < args.len() {
         if args[i] == "--log" && i + 1 < args.len() {
             log_file = Some(args[i + 1].clone().into());
+            i += 1;
+        } else if args[i] == "--threads" && i + 1 < args.len() {
+            match args[i + 1].parse::<usize>() {
+                Ok(n) if n >= 1 => threads = Some(n),
+                _ => {
+                    println!(
+                        "--threads wants a number of threads >= 1, not '{}'",
+                        args[i + 1]
+                    );
+                    std::process::exit(2);
+                }
+            }
             i += 1;
         } else {
             rest.push(args[i].clone());
@@ -25,7 +39,7 @@ fn main() {
         log.set_file(path);
     }
     match rest.first().map(String::as_str) {
-        None => ferrum::protocol::run(log, log_file.is_some()),
+        None => ferrum::protocol::run(log, log_file.is_some(), threads),
         Some("bench") => {
             let depth = rest
                 .get(1)
@@ -63,7 +77,7 @@ fn main() {
         },
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf...]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf...]"
             );
             std::process::exit(2);
         }

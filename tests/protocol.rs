@@ -1399,3 +1399,51 @@ fn analyze_stops_on_enter() {
     let (lines, _) = run_analyze(&["--moves", "h8,zz"], None, Duration::from_secs(5));
     assert!(lines[0].starts_with("analyze: bad move"), "{lines:?}");
 }
+
+// ---------------------------------------------------------------------------------
+// `pbrain-ferrum --threads N` (the default thread count for managers that never send
+// `INFO thread_num`)
+// ---------------------------------------------------------------------------------
+
+#[test]
+fn threads_option() {
+    let log = std::env::temp_dir().join(format!("ferrum-threads-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&log);
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["--threads", "1", "--log"])
+        .arg(&log)
+        .env_remove("FERRUM_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let stdin = child.stdin.as_mut().expect("piped stdin");
+            stdin.write_all(b"START 15\r\nINFO timeout_turn 300\r\nBEGIN\r\n")?;
+            thread::sleep(Duration::from_millis(800));
+            child
+                .stdin
+                .take()
+                .expect("piped stdin")
+                .write_all(b"END\r\n")?;
+            child.wait_with_output()
+        })
+        .expect("running the engine");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(lines, ["OK", "7,7"], "stdout: {stdout}");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    assert!(logged.contains("search threads: 1"), "log: {logged}");
+
+    for bad in ["0", "x"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .args(["--threads", bad])
+            .stdin(Stdio::null())
+            .output()
+            .expect("running the engine");
+        assert_eq!(out.status.code(), Some(2), "--threads {bad}");
+    }
+}

@@ -20,8 +20,8 @@ pub enum Event {
 }
 
 /// Runs the protocol on stdin/stdout until END or end of input.
-pub fn run(log: LogSink, log_explicit: bool) -> ! {
+pub fn run(log: LogSink, log_explicit: bool, threads: Option<usize>) -> ! {
     let (tx, rx) = std::sync::mpsc::channel();
     reader::spawn(tx.clone());
-    session::Session::new(tx, log, log_explicit).run(rx)
+    session::Session::new(tx, log, log_explicit, threads).run(rx)
 }

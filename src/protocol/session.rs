@@ -80,12 +80,21 @@ fn lock(engine: &Mutex<Engine>) -> std::sync::MutexGuard<'_, Engine> {
 }
 
 impl Session {
-    pub fn new(events: Sender<Event>, log: LogSink, log_explicit: bool) -> Session {
+    /// `threads`: the search threads until `INFO thread_num` says otherwise (default:
+    /// every core).
+    pub fn new(
+        events: Sender<Event>,
+        log: LogSink,
+        log_explicit: bool,
+        threads: Option<usize>,
+    ) -> Session {
+        let threads = threads.unwrap_or_else(default_threads);
+        log::info!("search threads: {threads}");
         Session {
             out: Output::new(),
             events,
             // The TT is allocated at START, once max_memory may be known.
-            engine: Arc::new(Mutex::new(Engine::new(64 << 10, default_threads()))),
+            engine: Arc::new(Mutex::new(Engine::new(64 << 10, threads))),
             board: None,
             rule: Rule::Freestyle,
             time: TimeControl::default(),
