@@ -435,20 +435,33 @@ impl<'a> Worker<'a> {
         best_score
     }
 
+    /// A VCF search for `attacker` (whoever is to move) within `max_depth` fours and
+    /// `max_nodes` nodes, counted as this thread's nodes.
+    fn bounded_vcf(
+        &mut self,
+        attacker: Color,
+        max_depth: u32,
+        max_nodes: u64,
+        shortest_first: bool,
+    ) -> VcfResult {
+        let limits = VcfLimits {
+            max_depth,
+            max_nodes,
+            cutoff: Cutoff::NONE,
+            shortest_first,
+        };
+        let before = self.threat_vcf.nodes;
+        let result = self.threat_vcf.solve_for(&mut self.board, attacker, limits);
+        self.nodes += self.threat_vcf.nodes - before;
+        result
+    }
+
     /// When the opponent would win by VCF if we passed, only moves that break that line
     /// (or our own fours, which come first) can save the game: the rest are dropped.
     /// Should no move break it, the list stays: the search will find the loss itself.
     fn answer_vcf_threat(&mut self, list: &mut Vec<(Pos, i32)>) {
         let us = self.board.to_move();
-        let limits = VcfLimits {
-            max_depth: THREAT_VCF_LENGTH,
-            max_nodes: THREAT_VCF_NODES,
-            cutoff: Cutoff::NONE,
-            shortest_first: true,
-        };
-        let before = self.threat_vcf.nodes;
-        let threat = self.threat_vcf.solve_for(&mut self.board, us.opp(), limits);
-        self.nodes += self.threat_vcf.nodes - before;
+        let threat = self.bounded_vcf(us.opp(), THREAT_VCF_LENGTH, THREAT_VCF_NODES, true);
         let VcfResult::Win(line) = threat else {
             return;
         };
@@ -536,16 +549,7 @@ impl<'a> Worker<'a> {
         {
             return stand;
         }
-        let limits = VcfLimits {
-            max_depth: QS_VCF_LENGTH,
-            max_nodes: QS_VCF_NODES,
-            cutoff: Cutoff::NONE,
-            shortest_first: false,
-        };
-        let before = self.threat_vcf.nodes;
-        let result = self.threat_vcf.solve_for(&mut self.board, us, limits);
-        self.nodes += self.threat_vcf.nodes - before;
-        if let VcfResult::Win(line) = result {
+        if let VcfResult::Win(line) = self.bounded_vcf(us, QS_VCF_LENGTH, QS_VCF_NODES, false) {
             let plies = line.len();
             self.pv[ply] = line;
             return win_in(ply + plies);
