@@ -8,6 +8,7 @@ use super::vct::breaking_candidates;
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
+use crate::timeman::SoftScale;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
 
@@ -138,8 +139,12 @@ impl<'a> Worker<'a> {
     pub fn run(&mut self) {
         let first = 1 + (self.id % 2) as i32;
         let mut depth = first;
+        let mut scale = SoftScale::default();
         while depth <= self.limits.max_depth {
-            if depth > first && self.id == 0 && self.limits.start.elapsed() >= self.limits.soft {
+            if depth > first
+                && self.id == 0
+                && self.limits.start.elapsed() >= scale.soft(self.limits.soft, self.limits.hard)
+            {
                 break;
             }
             self.seldepth = 0;
@@ -164,6 +169,7 @@ impl<'a> Worker<'a> {
                 score,
                 pv: self.pv[0].clone(),
             });
+            scale.update(depth, self.pv[0][0].idx() as u16, score);
             if let Some(report) = self.report {
                 report(&SearchEvent::Iteration(Progress {
                     depth,
