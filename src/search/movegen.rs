@@ -123,18 +123,6 @@ pub fn us_may_not_play(board: &mut Board, us: Color, p: Pos) -> bool {
     board.rule().has_forbidden(us) && board.needs_forbid_check(us, p) && board.is_forbidden(p)
 }
 
-/// Our four moves (for the VCF quiescence), best first.
-pub fn four_moves(board: &mut Board) -> Vec<Pos> {
-    let us = board.to_move();
-    let mut fours: Vec<(Pos, Threat)> = board
-        .cells_with_threat(us, Threat::BLOCK4)
-        .map(|p| (p, board.threat(us, p)))
-        .collect();
-    fours.retain(|&(p, _)| !us_may_not_play(board, us, p));
-    fours.sort_by_key(|e| std::cmp::Reverse(e.1));
-    fours.into_iter().map(|(p, _)| p).collect()
-}
-
 /// Any legal move for the side to move, for when the search has nothing better
 /// (board almost full, or every candidate forbidden).
 pub fn any_legal_move(board: &mut Board) -> Option<Pos> {

@@ -14,7 +14,7 @@ use std::sync::atomic::Ordering;
 
 /// Late-move reduction in plies for move number `i` at `depth` (log-log shape, as in
 /// most alpha-beta engines). The divisor 1.3 (reduce more than the usual 2.0) was part
-/// of the pruning set that won 58-34-4 in self-play (see the README's search section).
+/// of the pruning set that won 152-71-8 in self-play (see the README's search section).
 fn lmr(depth: i32, i: usize) -> i32 {
     const LMR_DIVISOR: f64 = 1.3;
     let r = (depth.max(1) as f64).ln() * ((i + 1) as f64).ln() / LMR_DIVISOR;
