@@ -86,11 +86,18 @@ impl Threat {
     pub const COUNT: usize = 14;
 }
 
-/// Index of a cell's 4 patterns in the threat table.
+/// Index of a cell's 4 patterns in the cell-class table (base `Pattern::COUNT`: the
+/// table holds only real combinations, 20736 bytes per colour, and stays in L1/L2).
 #[inline(always)]
-pub fn threat_index(p: [Pattern; 4]) -> usize {
-    p[0].0 as usize | (p[1].0 as usize) << 4 | (p[2].0 as usize) << 8 | (p[3].0 as usize) << 12
+pub fn class_index(p: [Pattern; 4]) -> usize {
+    const N: usize = Pattern::COUNT;
+    p[0].0 as usize + N * (p[1].0 as usize + N * (p[2].0 as usize + N * p[3].0 as usize))
 }
+
+/// Number of entries of a cell-class table.
+const CLASS_ENTRIES: usize = Pattern::COUNT.pow(4);
+/// Bit of a cell-class entry set when the cell may be a renju double-three point.
+const MAYBE_FORBIDDEN_BIT: u8 = 0x80;
 
 /// Precomputed tables of one rule.
 pub struct RuleTables {
@@ -98,10 +105,11 @@ pub struct RuleTables {
     /// Both colours' line patterns in one byte per key (Black low nibble, White high):
     /// one memory access per cell and line when a stone changes the key.
     line: Box<[u8]>,
-    threat: [Box<[Threat]>; 2],
-    /// Renju Black: two or more threes (and no five): forbidden if at least two of
-    /// them are real threes, which only the recursive check on the board can tell.
-    maybe_forbidden: [Box<[bool]>; 2],
+    /// Per colour, by [`class_index`]: the threat class in the low bits, and
+    /// `MAYBE_FORBIDDEN_BIT` for renju Black's cells with two or more threes (and no
+    /// five), forbidden if at least two of them are real threes, which only the
+    /// recursive check on the board can tell. One lookup answers both.
+    class: [Box<[u8]>; 2],
 }
 
 impl RuleTables {
@@ -126,15 +134,8 @@ impl RuleTables {
             .zip(white.iter())
             .map(|(b, w)| b.0 | w.0 << 4)
             .collect();
-        let threat = Color::BOTH.map(|c| build_threat_table(rule.has_forbidden(c)));
-        let maybe_forbidden =
-            Color::BOTH.map(|c| build_maybe_forbidden_table(rule.has_forbidden(c)));
-        RuleTables {
-            rule,
-            line,
-            threat,
-            maybe_forbidden,
-        }
+        let class = Color::BOTH.map(|c| build_class_table(rule.has_forbidden(c)));
+        RuleTables { rule, line, class }
     }
 
     /// Pattern a stone of colour `c` forms on a line with neighbour key `key`.
@@ -150,16 +151,15 @@ impl RuleTables {
         [Pattern(both & 15), Pattern(both >> 4)]
     }
 
-    /// Threat class of a cell for colour `c` from its 4 line patterns.
+    /// Threat class of a cell for colour `c` from its 4 line patterns, and whether the
+    /// cell may be a renju double-three point.
     #[inline(always)]
-    pub fn threat(&self, c: Color, pats: [Pattern; 4]) -> Threat {
-        self.threat[c.idx()][threat_index(pats)]
-    }
-
-    /// Whether the cell may be a renju double-three point for colour `c`.
-    #[inline(always)]
-    pub fn maybe_forbidden(&self, c: Color, pats: [Pattern; 4]) -> bool {
-        self.maybe_forbidden[c.idx()][threat_index(pats)]
+    pub fn cell_class(&self, c: Color, pats: [Pattern; 4]) -> (Threat, bool) {
+        let entry = self.class[c.idx()][class_index(pats)];
+        (
+            Threat(entry & !MAYBE_FORBIDDEN_BIT),
+            entry & MAYBE_FORBIDDEN_BIT != 0,
+        )
     }
 }
 
@@ -305,27 +305,21 @@ fn classify(table: &mut [Pattern], key: u32, rule: Rule, c: Color) -> Pattern {
     result
 }
 
-fn build_threat_table(forbidden_rules: bool) -> Box<[Threat]> {
-    let mut table = vec![Threat::NONE; 1 << 16].into_boxed_slice();
+fn build_class_table(forbidden_rules: bool) -> Box<[u8]> {
+    let mut table = vec![0; CLASS_ENTRIES].into_boxed_slice();
     for (idx, slot) in table.iter_mut().enumerate() {
-        let pats = [0, 4, 8, 12].map(|s| Pattern(((idx >> s) & 15) as u8));
-        if pats.iter().all(|p| (p.0 as usize) < Pattern::COUNT) {
-            *slot = combine(pats, forbidden_rules);
-        }
-    }
-    table
-}
-
-fn build_maybe_forbidden_table(forbidden_rules: bool) -> Box<[bool]> {
-    let mut table = vec![false; 1 << 16].into_boxed_slice();
-    if forbidden_rules {
-        for (idx, slot) in table.iter_mut().enumerate() {
-            let pats = [0, 4, 8, 12].map(|s| Pattern(((idx >> s) & 15) as u8));
-            let threes = pats.iter().filter(|&&p| p == Pattern::F3).count();
-            *slot = threes >= 2
-                && combine(pats, true) != Threat::FORBID
-                && combine(pats, true) != Threat::FIVE;
-        }
+        let pats =
+            [0, 1, 2, 3].map(|i| Pattern((idx / Pattern::COUNT.pow(i) % Pattern::COUNT) as u8));
+        let threat = combine(pats, forbidden_rules);
+        let threes = pats.iter().filter(|&&p| p == Pattern::F3).count();
+        let maybe_forbidden =
+            forbidden_rules && threes >= 2 && threat != Threat::FORBID && threat != Threat::FIVE;
+        *slot = threat.0
+            | if maybe_forbidden {
+                MAYBE_FORBIDDEN_BIT
+            } else {
+                0
+            };
     }
     table
 }

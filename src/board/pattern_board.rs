@@ -57,32 +57,27 @@ struct CellInfo {
     maybe_forbidden: bool,
 }
 
+/// A cell's infos before a move changed them (see `Board::info_log`).
+#[derive(Clone)]
+struct LoggedInfo {
+    infos: [CellInfo; 2],
+    cell: u32,
+}
+
 /// Cells whose line keys see a stone: `HALF_LINE` on each side in each direction.
 const SEEN_CELLS: usize = 4 * 2 * HALF_LINE;
 
-/// What `make` changes beyond the keys, saved so that `undo` restores it by copying
-/// instead of recomputing every pattern (undo was as costly as make before).
+/// The totals `make` changes, saved so that `undo` restores them by copying; the cell
+/// infos it changes go to the board's `info_log`.
 #[derive(Clone)]
 struct Saved {
-    infos: [[CellInfo; 2]; SEEN_CELLS],
     threat_count: [[u16; Threat::COUNT]; 2],
     score_sum: [[i32; 2]; 2],
-    four_cells: [CellSet; 2],
     /// The side to move before the move: `undo` restores it exactly, also after a
     /// stone placed out of turn (tactics replay lines for either side).
     to_move: Color,
-}
-
-impl Default for Saved {
-    fn default() -> Self {
-        Saved {
-            infos: [[CellInfo::default(); 2]; SEEN_CELLS],
-            threat_count: [[0; Threat::COUNT]; 2],
-            score_sum: [[0; 2]; 2],
-            four_cells: [CellSet::EMPTY; 2],
-            to_move: Color::Black,
-        }
-    }
+    /// Length of `info_log` before the move.
+    log_len: usize,
 }
 
 #[derive(Clone)]
@@ -104,8 +99,13 @@ pub struct Board {
     near: Box<[u8]>,
     hash: u64,
     history: Vec<(Pos, Color)>,
-    /// Entry `i` for move `i` of `history` (entries past it are spare).
+    /// Entry `i` for move `i` of `history`.
     saved: Vec<Saved>,
+    /// The cell infos that moves changed, with their values before, oldest first:
+    /// `undo` puts back those of the last move. Only changed cells are logged (about
+    /// half of the cells a stone sees are walls, stones or keep their patterns), which
+    /// made `make` and `undo` cheaper than saving all of them.
+    info_log: Vec<LoggedInfo>,
     /// Per colour, a bit per empty cell where that colour makes a four or a five: the
     /// tactics list these cells at every node, and scanning the board for them cost
     /// more than the moves themselves.
@@ -141,24 +141,6 @@ impl CellSet {
     }
 }
 
-/// Offsets of the cells whose keys see a stone, in a fixed order.
-const SEEN_OFFSETS: [isize; SEEN_CELLS] = {
-    let mut out = [0; SEEN_CELLS];
-    let mut i = 0;
-    let mut dir = 0;
-    while dir < 4 {
-        let mut k = 1;
-        while k <= HALF_LINE as isize {
-            out[i] = -k * DIRS[dir];
-            out[i + 1] = k * DIRS[dir];
-            i += 2;
-            k += 1;
-        }
-        dir += 1;
-    }
-    out
-};
-
 impl Board {
     /// An empty board. Sizes 5..=32 per side, rectangular allowed.
     pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board> {
@@ -184,7 +166,8 @@ impl Board {
             near: vec![0; CELLS].into_boxed_slice(),
             hash: 0,
             history: Vec::with_capacity(width * height),
-            saved: Vec::new(),
+            saved: Vec::with_capacity(width * height),
+            info_log: Vec::with_capacity(width * height * SEEN_CELLS),
             four_cells: [CellSet::EMPTY; 2],
             to_move: Color::Black,
         };
@@ -317,19 +300,12 @@ impl Board {
     /// Places a stone of colour `c` on the empty cell `p`.
     pub fn make(&mut self, p: Pos, c: Color) {
         debug_assert!(self.is_empty(p));
-        // Filled in place: the entry is a kilobyte, too big to build and then move.
-        let ply = self.history.len();
-        if self.saved.len() <= ply {
-            self.saved.resize_with(ply + 1, Saved::default);
-        }
-        let saved = &mut self.saved[ply];
-        for (slot, d) in saved.infos.iter_mut().zip(SEEN_OFFSETS) {
-            *slot = self.info[p.offset(d).idx()];
-        }
-        saved.threat_count = self.threat_count;
-        saved.score_sum = self.score_sum;
-        saved.four_cells = self.four_cells;
-        saved.to_move = self.to_move;
+        self.saved.push(Saved {
+            threat_count: self.threat_count,
+            score_sum: self.score_sum,
+            to_move: self.to_move,
+            log_len: self.info_log.len(),
+        });
         self.leave_empty_set(p);
         self.cells[p.idx()] = c.cell();
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
@@ -344,19 +320,26 @@ impl Board {
         let Some((p, c)) = self.history.pop() else {
             return;
         };
+        let saved = self.saved.pop().expect("one saved entry per move");
         self.cells[p.idx()] = Cell::Empty;
         self.hash ^= ZOBRIST[c.idx()][p.idx()];
         self.update_keys(p, 0, false);
         self.update_near(p, false);
-        // The saved infos are those before the move; `p`'s own info was left untouched
-        // while it was occupied, and its keys are back to what they were.
-        let saved = &self.saved[self.history.len()];
-        for (info, d) in saved.infos.iter().zip(SEEN_OFFSETS) {
-            self.info[p.offset(d).idx()] = *info;
+        for LoggedInfo { infos, cell } in self.info_log.drain(saved.log_len..) {
+            let q = cell as usize;
+            self.info[q] = infos;
+            for c in Color::BOTH {
+                let four = infos[c.idx()].threat >= Threat::BLOCK4;
+                self.four_cells[c.idx()].set(q, four);
+            }
+        }
+        // `p`'s own info was left untouched while it was occupied.
+        for c in Color::BOTH {
+            let four = self.info[p.idx()][c.idx()].threat >= Threat::BLOCK4;
+            self.four_cells[c.idx()].set(p.idx(), four);
         }
         self.threat_count = saved.threat_count;
         self.score_sum = saved.score_sum;
-        self.four_cells = saved.four_cells;
         self.to_move = saved.to_move;
     }
 
@@ -391,12 +374,20 @@ impl Board {
     }
 
     /// Sets the line patterns `pats` (by colour) of empty cell `q` in `dir` and updates
-    /// what depends on them.
+    /// what depends on them, logging the infos before.
     #[inline(always)]
     fn refresh(&mut self, q: Pos, dir: usize, pats: [Pattern; 2]) {
+        let infos = &mut self.info[q.idx()];
+        if infos[0].pats[dir] == pats[0] && infos[1].pats[dir] == pats[1] {
+            return;
+        }
+        self.info_log.push(LoggedInfo {
+            infos: *infos,
+            cell: q.0 as u32,
+        });
         for c in Color::BOTH {
             let pat = pats[c.idx()];
-            let info = &mut self.info[q.idx()][c.idx()];
+            let info = &mut infos[c.idx()];
             if info.pats[dir] == pat {
                 continue;
             }
@@ -408,8 +399,8 @@ impl Board {
             let packed = (packed & !(0xff << shift)) | (pat.0 as u32) << shift;
             let pats = packed.to_le_bytes().map(Pattern);
             info.pats = pats;
-            let threat = self.tables.threat(c, pats);
-            info.maybe_forbidden = self.tables.maybe_forbidden(c, pats);
+            let (threat, maybe_forbidden) = self.tables.cell_class(c, pats);
+            info.maybe_forbidden = maybe_forbidden;
             let score = cell_score(pats, threat);
             let counts = &mut self.threat_count[c.idx()];
             counts[info.threat.0 as usize] -= 1;
@@ -450,12 +441,12 @@ impl Board {
 
     fn cell_info_from_keys(&self, p: Pos, c: Color) -> CellInfo {
         let pats = [0, 1, 2, 3].map(|d| self.tables.pattern(c, self.keys[p.idx()][d]));
-        let threat = self.tables.threat(c, pats);
+        let (threat, maybe_forbidden) = self.tables.cell_class(c, pats);
         CellInfo {
             pats,
             threat,
             score: cell_score(pats, threat),
-            maybe_forbidden: self.tables.maybe_forbidden(c, pats),
+            maybe_forbidden,
         }
     }
 

@@ -54,23 +54,32 @@ const COMPLETE: u32 = 255;
 /// word per entry, the depth in the key's low byte: a lookup costs one cache miss.
 struct FailCache {
     entries: Vec<u64>,
+    /// Mixed into every key: changing it forgets every entry at once (a lookup of a
+    /// new key never matches an old entry) without writing the table.
+    salt: u64,
 }
 
 impl FailCache {
     fn new(bits: u32) -> Self {
         FailCache {
             entries: vec![0; 1 << bits],
+            salt: 0,
         }
+    }
+    fn forget_all(&mut self) {
+        self.salt = self.salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
     }
     fn slot(&self, key: u64) -> usize {
         ((key >> 8) as usize) & (self.entries.len() - 1)
     }
     /// The depth up to which `key` is known to fail ([`COMPLETE`]: at every depth).
     fn lookup(&self, key: u64) -> Option<u32> {
+        let key = key ^ self.salt;
         let e = self.entries[self.slot(key)];
         (e != 0 && e >> 8 == key >> 8).then_some((e & 0xff) as u32)
     }
     fn insert(&mut self, key: u64, depth: u32) {
+        let key = key ^ self.salt;
         let i = self.slot(key);
         self.entries[i] = (key & !0xff) | depth.min(255) as u64;
     }
@@ -98,6 +107,12 @@ impl<'a> VcfSolver<'a> {
             hit_limit: false,
             fails: FailCache::new(18),
         }
+    }
+
+    /// Forgets what the solver learnt, for an unrelated position (maybe under another
+    /// rule): cheaper than a new solver, whose table must be zeroed (2 MB).
+    pub fn forget(&mut self) {
+        self.fails.forget_all();
     }
 
     /// Searches with new limits, keeping what the solver learnt (same attacker only).

@@ -140,19 +140,30 @@ pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
 }
 
 /// Solves one puzzle within `opts.time_ms`.
-pub fn solve_puzzle(engine: &Engine, puzzle: &Puzzle, opts: &SolveOptions) -> Solution {
+/// `vcf` is reused from puzzle to puzzle (it forgets what it learnt first): a new
+/// solver's table costs more to clear than most puzzles take.
+pub fn solve_puzzle(
+    engine: &Engine,
+    vcf: &mut VcfSolver<'static>,
+    puzzle: &Puzzle,
+    opts: &SolveOptions,
+) -> Solution {
     let start = Instant::now();
     let deadline = start + Duration::from_millis(opts.time_ms);
     let mut board = puzzle.board.clone();
     // Any VCF answers the puzzle: the first one found at the full depth.
-    let mut vcf = VcfSolver::new(VcfLimits {
-        max_depth: puzzle.depth.unwrap_or(VcfLimits::default().max_depth),
-        cutoff: Cutoff::at(deadline),
-        shortest_first: false,
-        ..VcfLimits::default()
-    });
-    let outcome = vcf.solve(&mut board);
-    let mut nodes = vcf.nodes;
+    vcf.forget();
+    let nodes_before = vcf.nodes;
+    let outcome = vcf.solve_with(
+        &mut board,
+        VcfLimits {
+            max_depth: puzzle.depth.unwrap_or(VcfLimits::default().max_depth),
+            cutoff: Cutoff::at(deadline),
+            shortest_first: false,
+            ..VcfLimits::default()
+        },
+    );
+    let mut nodes = vcf.nodes - nodes_before;
     let ms = |s: Instant| s.elapsed().as_millis() as u64;
     let win = |line: Vec<Pos>, nodes: u64| Solution {
         mv: line.first().copied(),
@@ -280,6 +291,7 @@ pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
     let (opts, file) = parse_args(args)?;
     let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
     let engine = Engine::new(64 << 20, opts.threads);
+    let mut vcf = VcfSolver::new(VcfLimits::default());
     let (mut solved, mut failed, mut slowest) = (0, 0, 0u64);
     let mut total = std::time::Duration::ZERO;
     for (n, line) in text
@@ -289,7 +301,7 @@ pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
     {
         let puzzle = parse_puzzle(line).with_context(|| format!("{file} line {}", n + 1))?;
         let started = Instant::now();
-        let s = solve_puzzle(&engine, &puzzle, &opts);
+        let s = solve_puzzle(&engine, &mut vcf, &puzzle, &opts);
         total += started.elapsed();
         writeln!(out, "{}", solution_json(&puzzle.id, &s))?;
         out.flush()?;
