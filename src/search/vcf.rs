@@ -311,7 +311,10 @@ impl<'a> VcfSolver<'a> {
     }
 }
 
-/// The attacker's legal fours, the most promising first.
+/// The attacker's legal fours, the most promising first: fours on a line through the
+/// attacker's last stone (the attack it just started goes on there; quintet orders its
+/// VCF so too), then by threat class. Against class first with a nearness bonus, this
+/// took 21 % fewer nodes on the shared VCF puzzles (1.45 M -> 1.16 M) and played even.
 pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
     let last = board
         .history()
@@ -323,8 +326,10 @@ pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
         .cells_with_threat(attacker, Threat::BLOCK4)
         .map(|p| {
             let t = board.threat(attacker, p);
-            let near = last.map(|l| near_on_line(l, p)).unwrap_or(false);
-            (p, t.0 as i32 * 4 + near as i32 * 3)
+            let follows_up = last
+                .and_then(|l| line_dir(l, p))
+                .is_some_and(|d| board.pattern(attacker, p, d).four_count() > 0);
+            (p, t.0 as i32 + follows_up as i32 * Threat::COUNT as i32)
         })
         .collect();
     fours.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
@@ -384,10 +389,19 @@ pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
     won
 }
 
-/// Whether `b` lies on a line through `a` within 4 cells.
-fn near_on_line(a: Pos, b: Pos) -> bool {
-    let dx = a.x() as i32 - b.x() as i32;
-    let dy = a.y() as i32 - b.y() as i32;
-    let (adx, ady) = (dx.abs(), dy.abs());
-    adx.max(ady) <= 4 && (dx == 0 || dy == 0 || adx == ady)
+/// The direction of the line through `a` and `b` when they are within 4 cells on it.
+fn line_dir(a: Pos, b: Pos) -> Option<usize> {
+    let dx = b.x() as i32 - a.x() as i32;
+    let dy = b.y() as i32 - a.y() as i32;
+    if dx.abs().max(dy.abs()) > 4 {
+        return None;
+    }
+    match (dx, dy) {
+        (0, 0) => None,
+        (_, 0) => Some(0),
+        (0, _) => Some(1),
+        _ if dx == dy => Some(2),
+        _ if dx == -dy => Some(3),
+        _ => None,
+    }
 }
