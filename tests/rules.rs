@@ -198,3 +198,45 @@ fn undo_restores_side_to_move_and_survives_a_rule_change() {
     }
     assert_eq!(renju.to_move(), Color::Black);
 }
+
+/// Moves made and taken back while the cell scores are frozen (as the VCF does) leave
+/// the board exact once thawed, and so does a VCF search itself.
+#[test]
+fn frozen_scores_are_exact_after_undo() {
+    use ferrum::search::vcf::{VcfLimits, VcfSolver};
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for rule in Rule::ALL {
+        let mut board = Board::new(15, 15, rule).unwrap();
+        for _ in 0..40 {
+            let near: Vec<Pos> = board.candidates().collect();
+            let p = if near.is_empty() {
+                Pos::from_xy(7, 7)
+            } else {
+                near[rng.below(near.len())]
+            };
+            let c = board.to_move();
+            board.make(p, c);
+            // A burst of frozen moves, all taken back.
+            board.set_scores_frozen(true);
+            let burst = rng.below(6);
+            for _ in 0..burst {
+                let cands: Vec<Pos> = board.candidates().collect();
+                let q = cands[rng.below(cands.len())];
+                let c = board.to_move();
+                board.make(q, c);
+            }
+            for _ in 0..burst {
+                board.undo();
+            }
+            board.set_scores_frozen(false);
+            board.verify().unwrap();
+            let mut vcf = VcfSolver::new(VcfLimits {
+                max_nodes: 2000,
+                ..VcfLimits::default()
+            });
+            vcf.solve(&mut board);
+            assert!(!board.scores_frozen());
+            board.verify().unwrap();
+        }
+    }
+}

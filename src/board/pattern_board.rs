@@ -74,6 +74,9 @@ pub struct Board {
     /// more than the moves themselves.
     four_cells: [CellSet; 2],
     to_move: Color,
+    /// While set, `make` leaves the cell scores and their sums alone (see
+    /// [`Board::set_scores_frozen`]).
+    scores_frozen: bool,
 }
 
 /// The cells of row `y` near a stone (occupied ones included), a bit per column: the
@@ -156,6 +159,7 @@ impl Board {
             info_log: Vec::with_capacity(width * height * SEEN_CELLS),
             four_cells: [CellSet::EMPTY; 2],
             to_move: Color::Black,
+            scores_frozen: false,
         };
         board.rebuild();
         Ok(board)
@@ -342,6 +346,18 @@ impl Board {
         self.to_move = saved.to_move;
     }
 
+    /// Freezes (or thaws) the cell scores: tactics that never evaluate (the VCF) skip
+    /// their upkeep, a fifth of `make`. Only moves made and taken back while frozen are
+    /// allowed: `undo` restores the scores of every cell it restores, so the board is
+    /// exact again once the moves made while frozen are undone.
+    pub fn set_scores_frozen(&mut self, frozen: bool) {
+        self.scores_frozen = frozen;
+    }
+
+    pub fn scores_frozen(&self) -> bool {
+        self.scores_frozen
+    }
+
     /// Puts a wall on `p` (a winning-line stone of a continuous game: BOARD field 3).
     pub fn place_wall(&mut self, p: Pos) {
         if self.is_empty(p) {
@@ -400,15 +416,17 @@ impl Board {
             info.pats = pats;
             let (threat, maybe_forbidden) = self.tables.cell_class(c, pats);
             info.maybe_forbidden = maybe_forbidden;
-            let score = cell_score(pats, threat);
             let counts = &mut self.threat_count[c.idx()];
             counts[info.threat.0 as usize] -= 1;
             counts[threat.0 as usize] += 1;
-            let sum = &mut self.score_sum[c.idx()];
-            sum[0] += score[0] - info.score[0];
-            sum[1] += score[1] - info.score[1];
+            if !self.scores_frozen {
+                let score = cell_score(pats, threat);
+                let sum = &mut self.score_sum[c.idx()];
+                sum[0] += score[0] - info.score[0];
+                sum[1] += score[1] - info.score[1];
+                info.score = score;
+            }
             info.threat = threat;
-            info.score = score;
             self.four_cells[c.idx()].set(q.idx(), threat >= Threat::BLOCK4);
         }
     }

@@ -138,6 +138,17 @@ impl<'a> VcfSolver<'a> {
 
     /// Searches a VCF for the side to move of `board`, deepening the line length.
     pub fn solve(&mut self, board: &mut Board) -> VcfResult {
+        // The VCF reads threats only: the board may skip the evaluation's upkeep.
+        let was_frozen = board.scores_frozen();
+        let moves = board.move_count();
+        board.set_scores_frozen(true);
+        let result = self.solve_frozen(board);
+        debug_assert_eq!(board.move_count(), moves, "the VCF takes back its moves");
+        board.set_scores_frozen(was_frozen);
+        result
+    }
+
+    fn solve_frozen(&mut self, board: &mut Board) -> VcfResult {
         self.aborted = false;
         self.call_start = self.nodes;
         let attacker = board.to_move();
