@@ -359,7 +359,10 @@ impl Board {
     }
 
     /// Puts a wall on `p` (a winning-line stone of a continuous game: BOARD field 3).
+    /// Walls go on before any move: `undo` restores the cells a move changed as they
+    /// were before it, so a wall placed after a move would be partly undone with it.
     pub fn place_wall(&mut self, p: Pos) {
+        debug_assert!(self.history.is_empty(), "walls come before the moves");
         if self.is_empty(p) {
             self.leave_empty_set(p);
             self.cells[p.idx()] = Cell::Wall;

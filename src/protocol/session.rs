@@ -641,11 +641,16 @@ fn position_from_lines(mut board: Board, lines: &[String]) -> Result<Board, Stri
     } else {
         Color::Black
     };
+    // Walls first: `undo` takes back moves only, and a wall placed after a move would
+    // be partly undone with it.
+    for &(p, _) in stones.iter().filter(|s| s.1 == 3) {
+        board.place_wall(p);
+    }
     for &(p, f) in &stones {
         match f {
             1 => board.make(p, me),
             2 => board.make(p, me.opp()),
-            _ => board.place_wall(p),
+            _ => {}
         }
     }
     debug_assert!(stones.iter().all(|&(p, _)| board.cell(p) != Cell::Empty));
