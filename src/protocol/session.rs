@@ -646,12 +646,8 @@ fn position_from_lines(mut board: Board, lines: &[String]) -> Result<Board, Stri
     for &(p, _) in stones.iter().filter(|s| s.1 == 3) {
         board.place_wall(p);
     }
-    for &(p, f) in &stones {
-        match f {
-            1 => board.make(p, me),
-            2 => board.make(p, me.opp()),
-            _ => {}
-        }
+    for &(p, f) in stones.iter().filter(|s| s.1 != 3) {
+        board.make(p, if f == 1 { me } else { me.opp() });
     }
     debug_assert!(stones.iter().all(|&(p, _)| board.cell(p) != Cell::Empty));
     board.set_to_move(me);
