@@ -48,6 +48,7 @@ fn stop_their_vct(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
         vcf_depth: 8,
         max_nodes,
         cutoff,
+        shortest_first: true,
     };
     let mut solver = VctSolver::new(limits(THEIR_VCT_NODES));
     board.set_to_move(them);
@@ -103,6 +104,7 @@ pub fn plan(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
         vcf_depth: 10,
         max_nodes: OWN_VCT_NODES,
         cutoff,
+        shortest_first: true,
     });
     let result = vct.solve(board);
     nodes += vct.total_nodes();

@@ -242,13 +242,17 @@ impl<'a> VcfSolver<'a> {
             self.fails.insert(key, COMPLETE);
             return false;
         }
-        let mut fours = four_moves(board, attacker);
+        // Whether this subtree hits the depth limit decides how its failure is stored.
+        let outer_hit = std::mem::replace(&mut self.hit_limit, false);
+        let mut fours = if depth <= 2 {
+            self.fours_within(board, attacker, depth)
+        } else {
+            four_moves(board, attacker)
+        };
         if let Some(&must) = their_fives.first() {
             // The opponent threatens five: only a four on that very point keeps the VCF.
             fours.retain(|&p| p == must);
         }
-        // Whether this subtree hits the depth limit decides how its failure is stored.
-        let outer_hit = std::mem::replace(&mut self.hit_limit, false);
         let mut won = false;
         for mv in fours {
             board.make(mv, attacker);
@@ -269,6 +273,34 @@ impl<'a> VcfSolver<'a> {
                 .insert(key, if limited { depth } else { COMPLETE });
         }
         won
+    }
+
+    /// The fours that may still win within `depth` attacker moves (`depth` <= 2). As
+    /// the last move only a four that leaves two five points wins (class
+    /// [`Threat::FLEX4`]: a straight four or a double four); with two moves left, only
+    /// a four that also makes at least a three-shape on another line can make such a
+    /// point next (blocks never add five points). Other fours are not played (most of a
+    /// short VCF's nodes were such leaves), and the line counts as cut by the limit, as
+    /// it would have been. When the defender has forbidden points every four stays (a
+    /// block may be forbidden). Skipping a four can only lose a win, never invent one.
+    fn fours_within(&mut self, board: &mut Board, attacker: Color, depth: u32) -> Vec<Pos> {
+        if board.rule().has_forbidden(attacker.opp()) {
+            return four_moves(board, attacker);
+        }
+        let least = if depth == 1 {
+            Threat::FLEX4
+        } else {
+            Threat::BLOCK4_PLUS
+        };
+        let fours = board.threat_count_at_least(attacker, Threat::BLOCK4);
+        let kept = board.threat_count_at_least(attacker, least);
+        self.hit_limit |= fours > kept;
+        if kept == 0 {
+            return Vec::new();
+        }
+        let mut moves = four_moves(board, attacker);
+        moves.retain(|&p| board.threat(attacker, p) >= least);
+        moves
     }
 
     /// After the attacker's four: decide the defender's forced reply.
@@ -308,6 +340,12 @@ impl<'a> VcfSolver<'a> {
                 }
                 if board.is_win_move(defender, block) {
                     // Blocking also completes the defender's five.
+                    return false;
+                }
+                if depth == 1 {
+                    // No move is left after the block: the line is cut by the limit
+                    // (the block need not be played to know that).
+                    self.hit_limit = true;
                     return false;
                 }
                 board.make(block, defender);
@@ -415,5 +453,50 @@ fn line_dir(a: Pos, b: Pos) -> Option<usize> {
         _ if dx == dy => Some(2),
         _ if dx == -dy => Some(3),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    /// A four-three for Black at (10,7): a four on row 7 (White closes its left end)
+    /// and an open three on column 10.
+    fn four_three() -> Board {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (8, 7), (9, 7), (10, 8), (10, 9)] {
+            board.make(Pos::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(6, 7), (2, 2), (2, 12), (12, 2), (12, 12)] {
+            board.make(Pos::from_xy(x, y), Color::White);
+        }
+        board.set_to_move(Color::Black);
+        board
+    }
+
+    fn solve_within(board: &mut Board, max_depth: u32) -> VcfResult {
+        let limits = VcfLimits {
+            max_depth,
+            ..VcfLimits::default()
+        };
+        VcfSolver::new(limits).solve(board)
+    }
+
+    /// The leaf pruning of short searches keeps the fours that win in time: the
+    /// four-three wins within two attacker moves (four, then a straight four), not one.
+    #[test]
+    fn a_four_three_needs_two_moves() {
+        let mut board = four_three();
+        assert_eq!(solve_within(&mut board, 1), VcfResult::NoWin);
+        let VcfResult::Win(line) = solve_within(&mut board, 2) else {
+            panic!("the four-three wins in two moves");
+        };
+        assert_eq!(line[0], Pos::from_xy(10, 7));
+        assert_eq!(line[1], Pos::from_xy(11, 7), "the forced block");
+        // One move later the straight four is the last move needed.
+        board.make(line[0], Color::Black);
+        board.make(line[1], Color::White);
+        assert!(matches!(solve_within(&mut board, 1), VcfResult::Win(_)));
     }
 }

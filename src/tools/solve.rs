@@ -186,8 +186,8 @@ pub fn solve_puzzle(
         return unknown(nodes);
     }
     // An offline solve may use more memory than a move's root tactics (~250 MB).
-    const SOLVE_TABLE_BITS: u32 = 22;
-    const SOLVE_EXPANSIONS: usize = 1 << 21;
+    const SOLVE_TABLE_BITS: u32 = 24;
+    const SOLVE_EXPANSIONS: usize = 1 << 22;
     let mut vct = VctSolver::with_memory(
         VctLimits {
             max_depth: puzzle.depth.unwrap_or(VctLimits::default().max_depth),
@@ -195,6 +195,8 @@ pub fn solve_puzzle(
                 .threat_limit
                 .unwrap_or(VctLimits::default().vcf_depth),
             cutoff: Cutoff::at(deadline),
+            // A puzzle wants any win: one search at its full depth.
+            shortest_first: false,
             ..VctLimits::default()
         },
         SOLVE_TABLE_BITS,
