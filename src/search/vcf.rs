@@ -7,6 +7,7 @@
 
 use super::cutoff::Cutoff;
 use super::movegen::us_may_not_play;
+use crate::board::types::DIRS;
 use crate::board::{Board, Color, Pos, Threat};
 
 /// Outcome of a VCF search.
@@ -275,31 +276,46 @@ impl<'a> VcfSolver<'a> {
         won
     }
 
-    /// The fours that may still win within `depth` attacker moves (`depth` <= 2). As
-    /// the last move only a four that leaves two five points wins (class
-    /// [`Threat::FLEX4`]: a straight four or a double four); with two moves left, only
-    /// a four that also makes at least a three-shape on another line can make such a
-    /// point next (blocks never add five points). Other fours are not played (most of a
-    /// short VCF's nodes were such leaves), and the line counts as cut by the limit, as
-    /// it would have been. When the defender has forbidden points every four stays (a
-    /// block may be forbidden). Skipping a four can only lose a win, never invent one.
+    /// The fours that may still win within `depth` attacker moves (`depth` <= 2). The
+    /// others are not played (most of a short VCF's nodes were such leaves), and the
+    /// line counts as cut by the limit, as it would have been. Skipping a four can only
+    /// lose a win, never invent one; tests/vcf_depth.rs finds the last two moves of
+    /// every shared VCF line within their depth.
+    /// - Last move: only a four that wins at once: two five points (class
+    ///   [`Threat::FLEX4`]: a straight or double four), or a five point the defender
+    ///   may not block (renju, White attacking).
+    /// - Two moves left: the next move needs such a point. A block adds none, so it
+    ///   comes from the four's stone: a three-shape on another line (class
+    ///   [`Threat::BLOCK4_PLUS`] and up), or a four point already on the four's own
+    ///   line. Every four stays when such a point is on the board already (the four
+    ///   may be the forced block of the defender's five), and in renju, where a White
+    ///   block can turn a forbidden Black double four into a straight four and a Black
+    ///   block can make the forbidden point a White four needs.
     fn fours_within(&mut self, board: &mut Board, attacker: Color, depth: u32) -> Vec<Pos> {
-        if board.rule().has_forbidden(attacker.opp()) {
-            return four_moves(board, attacker);
-        }
-        let least = if depth == 1 {
-            Threat::FLEX4
+        let forbidden_blocks = board.rule().has_forbidden(attacker.opp());
+        let fours = board.threat_count_at_least(attacker, Threat::BLOCK4) as usize;
+        let mut moves = Vec::new();
+        if depth == 1 {
+            if forbidden_blocks || board.threat_count_at_least(attacker, Threat::FLEX4) > 0 {
+                moves = four_moves(board, attacker);
+                moves.retain(|&p| {
+                    board.threat(attacker, p) >= Threat::FLEX4
+                        || (forbidden_blocks && block_may_be_forbidden(board, attacker, p))
+                });
+            }
         } else {
-            Threat::BLOCK4_PLUS
-        };
-        let fours = board.threat_count_at_least(attacker, Threat::BLOCK4);
-        let kept = board.threat_count_at_least(attacker, least);
-        self.hit_limit |= fours > kept;
-        if kept == 0 {
-            return Vec::new();
+            moves = four_moves(board, attacker);
+            let keep_all = forbidden_blocks
+                || board.threat_count_at_least(attacker, Threat::FLEX4) > 0
+                || board.threat_count(attacker, Threat::FORBID) > 0;
+            if !keep_all {
+                moves.retain(|&p| {
+                    board.threat(attacker, p) >= Threat::BLOCK4_PLUS
+                        || four_point_on_four_line(board, attacker, p)
+                });
+            }
         }
-        let mut moves = four_moves(board, attacker);
-        moves.retain(|&p| board.threat(attacker, p) >= least);
+        self.hit_limit |= fours > moves.len();
         moves
     }
 
@@ -384,6 +400,34 @@ pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
     fours.retain(|&(p, _)| !us_may_not_play(board, attacker, p));
     fours.sort_by_key(|e| std::cmp::Reverse(e.1));
     fours.into_iter().map(|e| e.0).collect()
+}
+
+/// Whether a four of `attacker` at `p` has, on its own line and within reach, a cell
+/// that is a four point already (on another line): past the block, the four's stones
+/// may give that cell a second four.
+fn four_point_on_four_line(board: &Board, attacker: Color, p: Pos) -> bool {
+    cells_on_four_lines(board, attacker, p)
+        .any(|q| board.is_empty(q) && board.threat(attacker, q) >= Threat::BLOCK4)
+}
+
+/// The cells within 4 of `p` on the lines where `attacker` playing `p` makes a four.
+fn cells_on_four_lines(board: &Board, attacker: Color, p: Pos) -> impl Iterator<Item = Pos> + '_ {
+    DIRS.iter()
+        .enumerate()
+        .filter(move |&(dir, _)| board.pattern(attacker, p, dir).four_count() > 0)
+        .flat_map(move |(_, &step)| {
+            (-4..=4isize)
+                .filter(|&k| k != 0)
+                .map(move |k| p.offset(k * step))
+        })
+}
+
+/// Whether a four of `attacker` at `p` may leave a five point that the defender may
+/// not block: a cell within reach on the four's line where the defender has a
+/// forbidden shape or two threes now. The four's stone only weakens the defender's
+/// shapes, so a cell without such a shape now has none after it either.
+fn block_may_be_forbidden(board: &Board, attacker: Color, p: Pos) -> bool {
+    cells_on_four_lines(board, attacker, p).any(|q| board.needs_forbid_check(attacker.opp(), q))
 }
 
 /// Replays a VCF `line` (attacker first) for `attacker` to move on `board` and tells

@@ -185,9 +185,12 @@ pub fn solve_puzzle(
     if puzzle.question == Question::Vcf {
         return unknown(nodes);
     }
-    // An offline solve may use more memory than a move's root tactics (~250 MB).
-    const SOLVE_TABLE_BITS: u32 = 24;
-    const SOLVE_EXPANSIONS: usize = 1 << 22;
+    // Memory in proportion to the time given: a proof-table entry per 10 us, from 2^18
+    // to 2^24 entries (6 to 384 MB, and expansions for a quarter of them: quintet-23
+    // took 861 MB at the top). A short solve does not pay for touching a big table
+    // (2^24 entries cost about 0.2 s per puzzle).
+    let entries = opts.time_ms.saturating_mul(100).clamp(1 << 18, 1 << 24);
+    let table_bits = entries.next_power_of_two().trailing_zeros();
     let mut vct = VctSolver::with_memory(
         VctLimits {
             max_depth: puzzle.depth.unwrap_or(VctLimits::default().max_depth),
@@ -199,8 +202,8 @@ pub fn solve_puzzle(
             shortest_first: false,
             ..VctLimits::default()
         },
-        SOLVE_TABLE_BITS,
-        SOLVE_EXPANSIONS,
+        table_bits,
+        entries as usize / 4,
     );
     let outcome = vct.solve(&mut board);
     nodes += vct.total_nodes();
