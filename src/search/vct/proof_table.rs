@@ -28,12 +28,13 @@ impl Numbers {
     }
 }
 
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    key: u64,
-    pn: u32,
-    dn: u32,
-    work: u64,
+/// One entry as three words: key, `pn | dn << 32`, work. Plain words (not a struct)
+/// let the table be allocated already zeroed: the allocator maps fresh zero pages
+/// instead of writing 24 MB, which cost ~23 ms per root-tactics solver, i.e. per move.
+type Entry = [u64; 3];
+
+fn pack(n: Numbers) -> u64 {
+    n.pn as u64 | (n.dn as u64) << 32
 }
 
 pub struct ProofTable {
@@ -46,7 +47,7 @@ impl ProofTable {
     /// A table of `1 << bits` entries.
     pub fn new(bits: u32) -> Self {
         ProofTable {
-            entries: vec![Entry::default(); 1 << bits],
+            entries: vec![[0; 3]; 1 << bits],
         }
     }
 
@@ -58,23 +59,22 @@ impl ProofTable {
     pub fn get(&self, key: u64) -> Option<Numbers> {
         self.entries[self.bucket(key)]
             .iter()
-            .find(|e| e.key == key)
-            .map(|e| Numbers { pn: e.pn, dn: e.dn })
+            .find(|e| e[0] == key)
+            .map(|e| Numbers {
+                pn: e[1] as u32,
+                dn: (e[1] >> 32) as u32,
+            })
     }
 
     /// Stores a node's numbers; `work` is what its subtree has cost so far.
     pub fn put(&mut self, key: u64, n: Numbers, work: u64) {
         let range = self.bucket(key);
         let bucket = &mut self.entries[range];
-        let slot = match bucket.iter().position(|e| e.key == key) {
+        let slot = match bucket.iter().position(|e| e[0] == key) {
             Some(i) => i,
-            None => (0..BUCKET).min_by_key(|&i| bucket[i].work).unwrap_or(0),
+            None => (0..BUCKET).min_by_key(|&i| bucket[i][2]).unwrap_or(0),
         };
-        bucket[slot] = Entry {
-            key,
-            pn: n.pn,
-            dn: n.dn,
-            work: work.max(bucket[slot].work * (bucket[slot].key == key) as u64),
-        };
+        let old = bucket[slot];
+        bucket[slot] = [key, pack(n), work.max(old[2] * (old[0] == key) as u64)];
     }
 }
