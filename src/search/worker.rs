@@ -21,9 +21,28 @@ fn lmr(depth: i32, i: usize) -> i32 {
     r as i32
 }
 
-/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned.
-fn move_count_limit(depth: i32) -> usize {
-    (4 + depth * depth).max(0) as usize
+/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the
+/// count grows as depth^1.32 (Rapfi's published shape), halved when the side to move's
+/// static evaluation has not improved over its previous turn.
+fn move_count_limit(depth: i32, improving: bool) -> usize {
+    let full = 3 + (depth.max(0) as f64).powf(1.32) as usize;
+    if improving {
+        full
+    } else {
+        full / 2
+    }
+}
+
+/// Moves searched at a node of `depth` below the first two plies, on a calm board
+/// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
+/// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables).
+fn width_limit(depth: i32, calm: bool) -> usize {
+    let d = depth.max(1) as f64;
+    if calm {
+        ((15.0 * d.sqrt() - 12.0).round() as usize).clamp(1, 32)
+    } else {
+        ((5.0 * d.sqrt() - 2.0).round() as usize).clamp(1, 8)
+    }
 }
 
 /// Aspiration windows: first depth, initial half-width, width beyond which the window
@@ -48,6 +67,13 @@ const RAZOR_MAX_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 200;
 const FUTILITY_MAX_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
+/// Null-move pruning: from this depth, a quiet non-PV node whose evaluation beats beta
+/// passes, and when the opponent, moving twice, still cannot bring the score below
+/// beta in a search `NULL_REDUCTION + depth / 4` plies shallower, the node fails high.
+/// Gomoku has no zugzwang (an extra stone never hurts, Renju's rare forbidden squeeze
+/// aside), so the test is sound where the opponent has no strong threat.
+const NULL_MIN_DEPTH: i32 = 3;
+const NULL_REDUCTION: i32 = 3;
 /// Remaining depth from which a node looks for the opponent's VCF (as if we passed),
 /// and the effort it may spend: a threat seen here is one the static evaluation misses.
 const THREAT_VCF_MIN_DEPTH: i32 = 2;
@@ -67,6 +93,10 @@ pub struct Worker<'a> {
     killers: Vec<[Pos; 2]>,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Pos>>,
+    /// Static evaluation of the node at each ply, where one was computed.
+    evals: Vec<Option<i32>>,
+    /// Whether the move into each ply was a pass: no two passes in a row.
+    passed: Vec<bool>,
     /// Finds the opponent's VCF threats inside the tree.
     threat_vcf: VcfSolver<'a>,
     /// Result of the last completed iteration.
@@ -101,6 +131,8 @@ impl<'a> Worker<'a> {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            passed: vec![false; MAX_PLY + 2],
+            evals: vec![None; MAX_PLY + 2],
             threat_vcf: VcfSolver::new(VcfLimits::default()),
             best: None,
             report,
@@ -325,7 +357,33 @@ impl<'a> Worker<'a> {
                     return v;
                 }
             }
+            if depth >= NULL_MIN_DEPTH
+                && eval >= beta
+                && !self.passed[ply]
+                && beta.abs() < WIN_BOUND
+                && ply + 2 < MAX_PLY
+            {
+                let reduced = depth - 1 - NULL_REDUCTION - depth / 4;
+                self.board.pass();
+                self.passed[ply + 1] = true;
+                let v = -self.search(-beta, -beta + 1, reduced, ply + 1, false);
+                self.passed[ply + 1] = false;
+                self.board.unpass();
+                if self.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    // A mate found after a pass is not a proof: report beta only.
+                    return if v >= WIN_BOUND { beta } else { v };
+                }
+            }
         }
+        self.evals[ply] = static_eval;
+        // Unknown counts as improving: prune less.
+        let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+            (Some(now), Some(before)) => now > before,
+            _ => true,
+        };
         let futile = static_eval
             .is_some_and(|e| depth <= FUTILITY_MAX_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
 
@@ -363,14 +421,28 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Pos::NONE;
+        // Width limit on every move below the first two plies (PentaZen's shape): a
+        // board with a four or an open three on it needs fewer moves than a quiet one.
+        let calm = [us, them].iter().all(|&c| {
+            self.board.threat_count(c, Threat::FIVE) + self.board.threat_count(c, Threat::FLEX4)
+                == 0
+        });
+        let width = if ply >= 2 && !forced {
+            width_limit(depth, calm)
+        } else {
+            usize::MAX
+        };
         for (i, &(mv, _)) in list.iter().enumerate() {
+            if i >= width && best_score > -WIN_BOUND {
+                break;
+            }
             let quiet = self.board.threat(us, mv) < Threat::FLEX3
                 && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
             if !pv_node
                 && quiet
-                && (i >= move_count_limit(depth) || futile && i > 0)
+                && (i >= move_count_limit(depth, improving) || futile && i > 0)
                 && best_score > -WIN_BOUND
             {
                 continue;
