@@ -27,11 +27,6 @@ struct LoggedInfo {
     cell: u32,
 }
 
-/// Mixed into the hash by a pass. A position after one pass does not arise in a game
-/// (its stone counts do not match the side to move), so XOR-ing one constant keeps
-/// such positions apart from the others.
-const PASS_KEY: u64 = 0x6A09_E667_F3BC_C908;
-
 /// Cells whose line keys see a stone: `HALF_LINE` on each side in each direction.
 const SEEN_CELLS: usize = 4 * 2 * HALF_LINE;
 
@@ -321,19 +316,6 @@ impl Board {
         self.stone_rows[p.y()] |= 1 << p.x();
         self.history.push((p, c));
         self.to_move = c.opp();
-    }
-
-    /// Passes (a null move for the search): the other side is to move, nothing else
-    /// changes. The hash changes by a key of its own, so the TT never mixes the position
-    /// with the one before the pass. Undone by [`Board::unpass`], before any `undo`.
-    pub fn pass(&mut self) {
-        self.to_move = self.to_move.opp();
-        self.hash ^= PASS_KEY;
-    }
-
-    /// Takes back a [`Board::pass`].
-    pub fn unpass(&mut self) {
-        self.pass();
     }
 
     /// Takes back the last move.

@@ -67,13 +67,6 @@ const RAZOR_MAX_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 200;
 const FUTILITY_MAX_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
-/// Null-move pruning: from this depth, a quiet non-PV node whose evaluation beats beta
-/// passes, and when the opponent, moving twice, still cannot bring the score below
-/// beta in a search `NULL_REDUCTION + depth / 4` plies shallower, the node fails high.
-/// Gomoku has no zugzwang (an extra stone never hurts, Renju's rare forbidden squeeze
-/// aside), so the test is sound where the opponent has no strong threat.
-const NULL_MIN_DEPTH: i32 = 3;
-const NULL_REDUCTION: i32 = 3;
 /// Remaining depth from which a node looks for the opponent's VCF (as if we passed),
 /// and the effort it may spend: a threat seen here is one the static evaluation misses.
 const THREAT_VCF_MIN_DEPTH: i32 = 2;
@@ -95,8 +88,6 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     /// Static evaluation of the node at each ply, where one was computed.
     evals: Vec<Option<i32>>,
-    /// Whether the move into each ply was a pass: no two passes in a row.
-    passed: Vec<bool>,
     /// Finds the opponent's VCF threats inside the tree.
     threat_vcf: VcfSolver<'a>,
     /// Result of the last completed iteration.
@@ -131,7 +122,6 @@ impl<'a> Worker<'a> {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
-            passed: vec![false; MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
             threat_vcf: VcfSolver::new(VcfLimits::default()),
             best: None,
@@ -355,26 +345,6 @@ impl<'a> Worker<'a> {
                 let v = self.quiesce(alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
-                }
-            }
-            if depth >= NULL_MIN_DEPTH
-                && eval >= beta
-                && !self.passed[ply]
-                && beta.abs() < WIN_BOUND
-                && ply + 2 < MAX_PLY
-            {
-                let reduced = depth - 1 - NULL_REDUCTION - depth / 4;
-                self.board.pass();
-                self.passed[ply + 1] = true;
-                let v = -self.search(-beta, -beta + 1, reduced, ply + 1, false);
-                self.passed[ply + 1] = false;
-                self.board.unpass();
-                if self.stopped() {
-                    return 0;
-                }
-                if v >= beta {
-                    // A mate found after a pass is not a proof: report beta only.
-                    return if v >= WIN_BOUND { beta } else { v };
                 }
             }
         }
