@@ -395,11 +395,10 @@ impl<'a> Worker<'a> {
         // board with a four or an open three on it needs fewer moves than a quiet one.
         // Not in renju, where it lost in self-play (81-101-10 in 192 games; the cause is
         // not known).
-        let calm = [us, them].iter().all(|&c| {
-            self.board.threat_count(c, Threat::FIVE) + self.board.threat_count(c, Threat::FLEX4)
-                == 0
-        });
         let width = if ply >= 2 && !forced && !self.board.rule().has_forbidden(Color::Black) {
+            let calm = Color::BOTH
+                .iter()
+                .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
             width_limit(depth, calm)
         } else {
             usize::MAX
