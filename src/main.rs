@@ -3,6 +3,7 @@
 //! `analyze` searches one position; `tune` fits the evaluation weights to game results.
 //! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE;
 //! `--threads N` sets the search threads (matches run engines with one thread each).
+//! Options before the subcommand are the program's; those after it are the subcommand's.
 
 use ferrum::logging::{install_panic_hook, LogSink};
 
@@ -31,7 +32,10 @@ fn main() {
             }
             i += 1;
         } else {
-            rest.push(args[i].clone());
+            // The subcommand and everything after it are its own: `analyze` and
+            // `solve` read their own `--threads` (taking it here left them on every core).
+            rest.extend_from_slice(&args[i..]);
+            break;
         }
         i += 1;
     }

@@ -1400,6 +1400,17 @@ fn analyze_stops_on_enter() {
     assert!(lines[0].starts_with("analyze: bad move"), "{lines:?}");
 }
 
+/// `--threads` after the subcommand is the subcommand's own option: analyze's parser
+/// must see it (the program's option loop once took it, leaving analyze on every core).
+#[test]
+fn analyze_reads_its_own_threads_option() {
+    let (lines, _) = run_analyze(&["--threads", "0"], None, Duration::from_secs(5));
+    assert!(
+        lines[0].starts_with("analyze: bad thread count '0'"),
+        "{lines:?}"
+    );
+}
+
 // ---------------------------------------------------------------------------------
 // `pbrain-ferrum --threads N` (the default thread count for managers that never send
 // `INFO thread_num`)

@@ -286,6 +286,12 @@ impl Board {
         self.score_sum[c.idx()][view]
     }
 
+    /// The score sums as they were before the last move (indexed like `score_sum`),
+    /// with the side that was to move then; `None` on a board without moves.
+    pub fn score_sums_before_last(&self) -> Option<([[i32; 2]; 2], Color)> {
+        self.saved.last().map(|s| (s.score_sum, s.to_move))
+    }
+
     /// Whether `c` playing `p` (empty) wins at once under the rule.
     #[inline(always)]
     pub fn is_win_move(&self, c: Color, p: Pos) -> bool {

@@ -46,6 +46,3 @@ pub fn cell_score(pats: [Pattern; 4], threat: Threat) -> [i32; 2] {
             + THREAT_VALUE[v][threat.0 as usize]
     })
 }
-
-/// Bonus for having the move, added to the side to move's evaluation (whole units).
-pub const TEMPO: i32 = 20;
