@@ -1,11 +1,12 @@
 //! `pbrain-ferrum tune`: fits the evaluation weights to game results.
 //!
 //! ```text
-//! pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] GAMES.sgf...
+//! pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--rule R] GAMES...
 //! ```
 //!
 //! Reads games in SGF (c-gomoku-cli's `-sgf` output: `SZ`, `RU`, `RE[B+..|W+..|0]`,
-//! moves `;B[hh]`), keeps every position where the static evaluation would be used
+//! moves `;B[hh]`) or Piskvork `.psq` files (ferrum-arena's `--psq` output, replayed
+//! under `--rule`, default 0, for their result), keeps every position where the static evaluation would be used
 //! (no five to make or block, no quick win), and fits the tables of
 //! `src/eval/weights.rs` by logistic regression of the result on the evaluation
 //! ("Texel tuning"): P(side to move wins) = 1 / (1 + exp(-eval / K)), K fitted first
@@ -23,7 +24,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::fmt::Write as _;
 
 pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] GAMES.sgf...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files)";
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--rule R] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0)";
 
 /// Weights per view: line patterns, then threat classes.
 const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT;
@@ -50,6 +51,7 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut iterations = 400;
     let mut rate = 0.5f64;
     let mut l2 = 0.0f64;
+    let mut rule = Rule::Freestyle;
     let mut files = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -66,6 +68,14 @@ pub fn run(args: &[String]) -> Result<String> {
                 i += 1;
                 rate = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
             }
+            "--rule" => {
+                i += 1;
+                rule = args
+                    .get(i)
+                    .and_then(|v| v.parse().ok())
+                    .and_then(Rule::from_gomocup)
+                    .context(USAGE)?;
+            }
             f => files.push(f.to_string()),
         }
         i += 1;
@@ -76,7 +86,11 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut games = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
-        games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
+        if f.ends_with(".psq") {
+            games.extend(parse_psq_game(&text, rule).with_context(|| format!("parsing {f}"))?);
+        } else {
+            games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
+        }
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (k, g) in games.iter().enumerate() {
@@ -157,6 +171,58 @@ fn parse_sgf_games(text: &str) -> Result<Vec<Game>> {
         });
     }
     Ok(games)
+}
+
+/// The game of a Piskvork `.psq` file (ferrum-arena's `--psq` output: a size line,
+/// then `x,y,ms` per stone, 1-based, Black first). The file holds no result: the game
+/// is replayed under `rule`, and it is won by the last stone's colour when that stone
+/// makes five, drawn when it fills the board; any other ending (a forfeit, a renju
+/// foul, an unfinished game) gives no label and no game.
+fn parse_psq_game(text: &str, rule: Rule) -> Result<Option<Game>> {
+    let mut lines = text.lines();
+    let header = lines.next().context("empty file")?;
+    let size: usize = header
+        .split([' ', 'x', ','])
+        .find_map(|w| w.parse().ok())
+        .with_context(|| format!("bad header {header:?}"))?;
+    let mut moves = Vec::new();
+    for line in lines {
+        let fields: Vec<&str> = line.trim().split(',').collect();
+        let [x, y, _ms] = fields[..] else {
+            break; // the players' names follow the stones
+        };
+        let (Ok(x), Ok(y)) = (x.parse::<usize>(), y.parse::<usize>()) else {
+            break;
+        };
+        if x == 0 || y == 0 || x > size || y > size {
+            bail!("stone {line:?} off a {size}x{size} board");
+        }
+        moves.push((x - 1, y - 1));
+    }
+    let mut board = Board::new(size, size, rule).map_err(|e| anyhow!("{e}"))?;
+    let mut winner = None;
+    for (n, &(x, y)) in moves.iter().enumerate() {
+        let p = Pos::from_xy(x, y);
+        let colour = if n % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if !board.is_empty(p) {
+            bail!("stone {n} on an occupied point");
+        }
+        if n + 1 == moves.len() && board.is_win_move(colour, p) {
+            winner = Some(colour);
+        }
+        board.make(p, colour);
+    }
+    let finished = winner.is_some() || board.empty_count() == 0;
+    Ok(finished.then_some(Game {
+        size,
+        rule,
+        winner,
+        moves,
+    }))
 }
 
 /// Byte offset of property `name` followed by `[` (not a suffix of a longer name).
@@ -374,6 +440,19 @@ mod tests {
         assert_eq!(games[0].winner, Some(Color::Black));
         assert_eq!(games[0].moves[1], (8, 7));
         assert_eq!(games[0].moves.len(), 9);
+    }
+
+    #[test]
+    fn reads_ferrum_arena_psq() {
+        // Black wins on row 8 (1-based y = 8) with its fifth stone.
+        let psq = "Piskvorky 15x15, 11:11, 0\n4,8,0\n4,9,0\n5,8,12\n5,9,10\n6,8,9\n6,9,8\n7,8,7\n7,9,6\n8,8,5\nnew\nold\n0\n";
+        let g = parse_psq_game(psq, Rule::Freestyle).unwrap().unwrap();
+        assert_eq!(g.winner, Some(Color::Black));
+        assert_eq!(g.moves.len(), 9);
+        assert_eq!(g.moves[1], (3, 8));
+        // The same game one stone short has no result: no game.
+        let cut = psq.replace("8,8,5\n", "");
+        assert!(parse_psq_game(&cut, Rule::Freestyle).unwrap().is_none());
     }
 
     #[test]
