@@ -6,16 +6,16 @@
 //!
 //! Reads games in SGF (c-gomoku-cli's `-sgf` output: `SZ`, `RU`, `RE[B+..|W+..|0]`,
 //! moves `;B[hh]`) or Piskvork `.psq` files (ferrum-arena's `--psq` output, replayed
-//! under `--rule`, default 0, for their result), keeps every position where the static evaluation would be used
-//! (no five to make or block, no quick win), and fits the tables of
-//! `src/eval/weights.rs` by logistic regression of the result on the evaluation
-//! ("Texel tuning"): P(side to move wins) = 1 / (1 + exp(-eval / K)), K fitted first
-//! to the current weights. The evaluation is linear in the weights: per view, the
-//! count of each line pattern and threat class over the empty cells, averaged (the
-//! previous position's negated) over the position and the one before it, as
-//! `evaluate` does. Every tenth game
-//! is held out to check that the fit generalises. Prints the losses and the new
-//! tables as Rust, to paste into `weights.rs`.
+//! under `--rule`, default 0, for their result), keeps every position where the static
+//! evaluation would be used (no five to make or block, no quick win), and fits the
+//! tables of `src/eval/weights.rs` by logistic regression of the result on the
+//! evaluation ("Texel tuning"): P(side to move wins) = 1 / (1 + exp(-eval / K)), K
+//! fitted first to the current weights. The evaluation is linear in the weights: per
+//! view, the count of each line pattern and threat class over the empty cells,
+//! averaged (the previous position's negated) over the position and the one before
+//! it, as `evaluate` does. Every tenth game is held out to check that the fit
+//! generalises. Prints the losses and the new tables as Rust, to paste into
+//! `weights.rs`.
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::eval::weights::{LINE_VALUE, THREAT_VALUE, UNIT_SHIFT};
