@@ -11,8 +11,8 @@
 # the change must then win a match). Environment: ARENA (default
 # target/release/ferrum-arena), FERRUM (the tune tool, default target/release/pbrain-ferrum),
 # TURN_MS (default 60), RULE (default 0), SEED (default 1), CONCURRENCY (default 2),
-# TUNE_ARGS (e.g. "--l2 0.00001"). ENGINE may be any pbrain engine: the evaluation of
-# 44d4430's successor was fitted to PentaZen 0.4.18's games against itself.
+# TUNE_ARGS (e.g. "--l2 0.00001"). ENGINE may be any pbrain engine: the tables of
+# src/eval/weights.rs were fitted mostly to PentaZen 0.4.18's games against itself.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
