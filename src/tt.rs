@@ -71,11 +71,18 @@ impl TranspositionTable {
         let words = (0..clusters * CLUSTER * 2)
             .map(|_| AtomicU64::new(0))
             .collect();
-        TranspositionTable {
+        let tt = TranspositionTable {
             words,
             clusters,
             generation: AtomicU64::new(0),
-        }
+        };
+        // Touch every page now. The allocator hands out untouched zero pages, and the
+        // search would otherwise fault on each page twice (a probe maps the shared zero
+        // page, the first store copies it), with a TLB flush on every core the search
+        // runs on. Touched beforehand, 1 s searches in a fresh process with one thread
+        // visit 35 % more nodes (24 game positions); the memory is the table's anyway.
+        tt.clear();
+        tt
     }
 
     /// Bytes held by the entries.

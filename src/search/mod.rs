@@ -204,9 +204,7 @@ pub fn search(
         all.extend(handles.into_iter().map(|h| h.join().ok().flatten()));
         all
     });
-    // The main thread's result: it is the one whose progress lines were printed.
-    // (Voting among threads is left for when a match shows it gains.)
-    let chosen = results.into_iter().next().flatten();
+    let chosen = best_thread(results);
     match chosen {
         Some(r) if !r.pv.is_empty() => {
             let best = r.pv[0];
@@ -214,6 +212,19 @@ pub fn search(
         }
         _ => finish(fallback, 0, 0, fallback.into_iter().collect()),
     }
+}
+
+/// The result to play among the threads': the deepest completed iteration (a helper
+/// that finished a depth the main thread did not reach saw more), the main thread's
+/// on a tie, since its line is the one the progress output printed.
+fn best_thread(results: Vec<Option<worker::IterationResult>>) -> Option<worker::IterationResult> {
+    let mut chosen: Option<worker::IterationResult> = None;
+    for r in results.into_iter().flatten().filter(|r| !r.pv.is_empty()) {
+        if chosen.as_ref().is_none_or(|c| r.depth > c.depth) {
+            chosen = Some(r);
+        }
+    }
+    chosen
 }
 
 /// A move to play when the search produced none: complete a five, block the
@@ -238,4 +249,26 @@ fn fallback_is_final(board: &Board) -> bool {
     let us = board.to_move();
     board.threat_count(us, Threat::FIVE) > 0
         || board.move_count() == 0 && board.candidates().next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{best_thread, worker::IterationResult, Pos};
+
+    fn result(depth: i32, mv: u16) -> Option<IterationResult> {
+        Some(IterationResult {
+            depth,
+            score: 0,
+            pv: vec![Pos(mv)],
+        })
+    }
+
+    #[test]
+    fn the_deepest_thread_is_played_and_the_main_thread_wins_ties() {
+        let pick = |r| best_thread(r).map(|r: IterationResult| r.pv[0]);
+        assert_eq!(pick(vec![result(9, 1), result(10, 2)]), Some(Pos(2)));
+        assert_eq!(pick(vec![result(10, 1), result(10, 2)]), Some(Pos(1)));
+        assert_eq!(pick(vec![None, result(7, 2)]), Some(Pos(2)));
+        assert_eq!(pick(vec![None, None]), None);
+    }
 }

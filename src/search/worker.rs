@@ -45,6 +45,19 @@ fn width_limit(depth: i32, calm: bool) -> usize {
     }
 }
 
+/// Whether thread `id` leaves out iteration `depth`. The main thread (0) searches
+/// every depth; a helper skips runs of depths (runs of 1 for helpers 1-4, of 2 for 5-8,
+/// ...) at a phase set by its id, so that it works a depth or two ahead of the main
+/// thread and fills the shared table with deeper results instead of repeating the main
+/// thread's search move for move.
+fn skips_depth(id: usize, depth: i32) -> bool {
+    if id == 0 {
+        return false;
+    }
+    let run = 1 + (id - 1) / 4;
+    (depth as usize + id) / run % 2 == 1
+}
+
 /// Aspiration windows: first depth, initial half-width, width beyond which the window
 /// opens fully.
 const ASPIRATION_MIN_DEPTH: i32 = 4;
@@ -159,8 +172,11 @@ impl<'a> Worker<'a> {
 
     /// Iterative deepening; the main thread reports each completed depth.
     pub fn run(&mut self) {
-        let first = 1 + (self.id % 2) as i32;
-        let mut depth = first;
+        let mut depth = 1;
+        while skips_depth(self.id, depth) {
+            depth += 1;
+        }
+        let first = depth;
         let mut scale = SoftScale::default();
         while depth <= self.limits.max_depth {
             if depth > first
@@ -206,12 +222,10 @@ impl<'a> Worker<'a> {
             if self.stopped() || is_mate(score) && depth > (super::score::WIN - score.abs()) + 2 {
                 break;
             }
-            // Helpers skip some depths so that the threads spread over the tree.
-            depth += if self.id > 0 && self.id.is_multiple_of(3) {
-                2
-            } else {
-                1
-            };
+            depth += 1;
+            while skips_depth(self.id, depth) {
+                depth += 1;
+            }
         }
         self.flush_nodes();
     }
@@ -604,5 +618,27 @@ impl<'a> Worker<'a> {
             return win_in(ply + plies);
         }
         stand
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skips_depth;
+
+    #[test]
+    fn main_thread_searches_every_depth_and_helpers_spread() {
+        assert!((1..60).all(|d| !skips_depth(0, d)));
+        // The one helper of a two-thread search takes every other depth.
+        let helper: Vec<i32> = (1..12).filter(|&d| !skips_depth(1, d)).collect();
+        assert_eq!(helper, vec![1, 3, 5, 7, 9, 11]);
+        // Helpers differ from one another and never stop deepening.
+        for id in 1..16 {
+            let searched = (1..40).filter(|&d| !skips_depth(id, d)).count();
+            assert!((15..=25).contains(&searched), "helper {id}: {searched}");
+        }
+        assert_ne!(
+            (1..12).map(|d| skips_depth(1, d)).collect::<Vec<_>>(),
+            (1..12).map(|d| skips_depth(2, d)).collect::<Vec<_>>()
+        );
     }
 }
