@@ -60,19 +60,22 @@ impl TimeControl {
             Some(l) => Some(l.max(0) as u64),
             None => self.match_ms.filter(|&m| m > 0),
         };
+        // With only a turn limit, time not used on this move is lost: the search may
+        // start iterations until the hard limit (the soft scale still shortens it
+        // once the best move has held for several depths).
         let mut soft = hard;
         if let Some(left) = left {
             let usable = left.saturating_sub(margin(left));
             let share = usable / moves_to_go(empty_cells);
             // Never spend more than a third of what is left on one move.
             hard = hard.min((share * 3).min(usable / 3).max(share));
-            soft = soft.min(share);
+            soft = soft.min(share).min(hard * 6 / 10);
         }
         if hard == u64::MAX {
             // No limit at all: think for a fixed, generous time.
             hard = 30_000;
         }
-        soft = soft.min(hard * 6 / 10);
+        soft = soft.min(hard);
         Budget {
             soft: Duration::from_millis(soft),
             hard: Duration::from_millis(hard),
@@ -174,7 +177,7 @@ mod tests {
         };
         let b = tc.budget(200);
         assert!(b.hard <= Duration::from_millis(920) && b.hard >= Duration::from_millis(850));
-        assert!(b.soft < b.hard);
+        assert_eq!(b.soft, b.hard);
     }
 
     #[test]
