@@ -4,7 +4,6 @@ use super::cutoff::Cutoff;
 use super::movegen::{forced_moves, move_list, quick_win, Forced};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::vcf::{VcfLimits, VcfResult, VcfSolver};
-use super::vct::breaking_candidates;
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
@@ -80,11 +79,6 @@ const RAZOR_MAX_DEPTH: i32 = 2;
 const RAZOR_MARGIN: i32 = 200;
 const FUTILITY_MAX_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
-/// Remaining depth from which a node looks for the opponent's VCF (as if we passed),
-/// and the effort it may spend: a threat seen here is one the static evaluation misses.
-const THREAT_VCF_MIN_DEPTH: i32 = 2;
-const THREAT_VCF_NODES: u64 = 400;
-const THREAT_VCF_LENGTH: u32 = 12;
 /// Nodes between clock checks on the main thread.
 const CHECK_EVERY: u64 = 256;
 
@@ -101,8 +95,8 @@ pub struct Worker<'a> {
     pv: Vec<Vec<Pos>>,
     /// Static evaluation of the node at each ply, where one was computed.
     evals: Vec<Option<i32>>,
-    /// Finds the opponent's VCF threats inside the tree.
-    threat_vcf: VcfSolver<'a>,
+    /// The quiescence's VCF solver.
+    vcf: VcfSolver<'a>,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
@@ -136,7 +130,7 @@ impl<'a> Worker<'a> {
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
-            threat_vcf: VcfSolver::new(VcfLimits::default()),
+            vcf: VcfSolver::new(VcfLimits::default()),
             best: None,
             report,
         }
@@ -398,9 +392,6 @@ impl<'a> Worker<'a> {
                 return -INFINITE;
             }
         }
-        if !forced && depth >= THREAT_VCF_MIN_DEPTH {
-            self.answer_vcf_threat(&mut list);
-        }
         self.order(&mut list, tt_move, ply);
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
@@ -498,45 +489,20 @@ impl<'a> Worker<'a> {
         best_score
     }
 
-    /// A VCF search for `attacker` (whoever is to move) within `max_depth` fours and
-    /// `max_nodes` nodes, counted as this thread's nodes.
-    fn bounded_vcf(
-        &mut self,
-        attacker: Color,
-        max_depth: u32,
-        max_nodes: u64,
-        shortest_first: bool,
-    ) -> VcfResult {
+    /// A VCF search for the side to move within `QS_VCF_LENGTH` fours and `QS_VCF_NODES`
+    /// nodes, counted as this thread's nodes.
+    fn leaf_vcf(&mut self) -> VcfResult {
         let limits = VcfLimits {
-            max_depth,
-            max_nodes,
+            max_depth: QS_VCF_LENGTH,
+            max_nodes: QS_VCF_NODES,
             cutoff: Cutoff::NONE,
-            shortest_first,
+            shortest_first: false,
         };
-        let before = self.threat_vcf.nodes;
-        let result = self.threat_vcf.solve_for(&mut self.board, attacker, limits);
-        self.nodes += self.threat_vcf.nodes - before;
-        result
-    }
-
-    /// When the opponent would win by VCF if we passed, only moves that break that line
-    /// (or our own fours, which come first) can save the game: the rest are dropped.
-    /// Should no move break it, the list stays: the search will find the loss itself.
-    fn answer_vcf_threat(&mut self, list: &mut Vec<(Pos, i32)>) {
         let us = self.board.to_move();
-        let threat = self.bounded_vcf(us.opp(), THREAT_VCF_LENGTH, THREAT_VCF_NODES, true);
-        let VcfResult::Win(line) = threat else {
-            return;
-        };
-        let breakers = breaking_candidates(&mut self.board, us, &line);
-        let saving: Vec<(Pos, i32)> = list
-            .iter()
-            .copied()
-            .filter(|m| breakers.contains(&m.0) || self.board.threat(us, m.0) >= Threat::BLOCK4)
-            .collect();
-        if !saving.is_empty() {
-            *list = saving;
-        }
+        let before = self.vcf.nodes;
+        let result = self.vcf.solve_for(&mut self.board, us, limits);
+        self.nodes += self.vcf.nodes - before;
+        result
     }
 
     /// TT move first, then killers, then the generator's order.
@@ -612,7 +578,7 @@ impl<'a> Worker<'a> {
         {
             return stand;
         }
-        if let VcfResult::Win(line) = self.bounded_vcf(us, QS_VCF_LENGTH, QS_VCF_NODES, false) {
+        if let VcfResult::Win(line) = self.leaf_vcf() {
             let plies = line.len();
             self.pv[ply] = line;
             return win_in(ply + plies);
