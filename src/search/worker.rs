@@ -11,21 +11,23 @@ use crate::timeman::SoftScale;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
 
-/// Late-move reduction in plies for quiet move number `i` (0 = first) at `depth`
-/// (log-log shape, as in most alpha-beta engines). The divisor 1.3 (reduce more than
-/// the usual 2.0) was part of the pruning set that won 152-71-8 in self-play (see the
-/// README's search section).
-fn lmr(depth: i32, i: usize) -> i32 {
-    const LMR_DIVISOR: f64 = 1.3;
-    let r = (depth.max(1) as f64).ln() * ((i + 1) as f64).ln() / LMR_DIVISOR;
-    r as i32
+/// ln(depth) * ln(move number), the shape of both late-move reductions (as in most
+/// alpha-beta engines); `i` is the move's index (0 = first).
+fn lmr_product(depth: i32, i: usize) -> f64 {
+    (depth.max(1) as f64).ln() * ((i + 1) as f64).ln()
 }
 
-/// Late-move reduction for a move that makes or stops a three or a four: milder than
-/// for quiet moves, ln(depth) * ln(move number) / 2 rounded (PentaZen 0.4.18 reduces
-/// every late move so).
+/// Late-move reduction in plies for a quiet move. The divisor 1.3 (reduce more than the
+/// usual 2.0) was part of the pruning set that won 152-71-8 in self-play (see the
+/// README's search section).
+fn lmr(depth: i32, i: usize) -> i32 {
+    (lmr_product(depth, i) / 1.3) as i32
+}
+
+/// Late-move reduction for a move that makes or stops a three or a four: milder, the
+/// product / 2 rounded (PentaZen 0.4.18 reduces every late move so).
 fn lmr_threat(depth: i32, i: usize) -> i32 {
-    ((depth.max(1) as f64).ln() * ((i + 1) as f64).ln() / 2.0).round() as i32
+    (lmr_product(depth, i) / 2.0).round() as i32
 }
 
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the
@@ -442,18 +444,17 @@ impl<'a> Worker<'a> {
             } else {
                 // Late moves are searched shallower first: quiet ones from the third
                 // move on, threat moves (a three or four made or stopped) from the
-                // second, by less. Threat moves were left whole until 2026-11-25, when
-                // they were about 97 % of the late moves below depth 7 (one midgame
-                // position, 3 s): reducing them too won +97 in self-play.
+                // second, by less. Threat moves are most of the late moves in the tree
+                // (97 % below depth 7 on one midgame position), so leaving them whole
+                // left the reductions almost unused.
                 let reduction = if quiet && depth >= 2 && i >= 2 {
-                    (lmr(depth, i) + !pv_node as i32).min(new_depth - 1).max(0)
+                    lmr(depth, i) + !pv_node as i32
                 } else if !quiet && depth >= 3 {
-                    (lmr_threat(depth, i) - pv_node as i32)
-                        .min(new_depth - 1)
-                        .max(0)
+                    lmr_threat(depth, i) - pv_node as i32
                 } else {
                     0
                 };
+                let reduction = reduction.min(new_depth - 1).max(0);
                 score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
