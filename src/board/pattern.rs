@@ -12,6 +12,14 @@ use std::sync::OnceLock;
 /// Number of bits of a line key (2 bits for each of the 2 * 5 neighbours).
 pub const KEY_BITS: u32 = 4 * HALF_LINE as u32;
 const KEY_COUNT: usize = 1 << KEY_BITS;
+/// Bits, keys and mask of the half of a line key on one side of the centre.
+const HALF_BITS: u32 = KEY_BITS / 2;
+const HALF_KEYS: usize = 1 << HALF_BITS;
+const HALF_MASK: u32 = HALF_KEYS as u32 - 1;
+/// States of a half line for one colour, at most: 32 unblocked (own or empty in each
+/// of the 5 cells), and 31 for each of the two blockers (opponent stone or wall: caro
+/// tells them apart) at distance 1..=5 with the cells before it own or empty.
+const HALF_IDS: usize = 94;
 
 /// Bit shift of the neighbour at signed offset `k` (`k` in -5..=-1 or 1..=5) in a key.
 #[inline(always)]
@@ -102,9 +110,15 @@ const MAYBE_FORBIDDEN_BIT: u8 = 0x80;
 /// Precomputed tables of one rule.
 pub struct RuleTables {
     pub rule: Rule,
-    /// Both colours' line patterns in one byte per key (Black low nibble, White high):
-    /// one memory access per cell and line when a stone changes the key.
-    line: Box<[u8]>,
+    /// `half_ids[side][half key]`: per colour, the id of a half line's state (the own
+    /// and empty cells up to the first blocking cell, and what blocks), for the cells
+    /// before the centre (`side` 0, key bits 0..10) and after it (1, bits 10..20).
+    half_ids: [Box<[[u8; 2]]>; 2],
+    /// Per colour, the pattern of each pair of half-line ids (`left * HALF_IDS +
+    /// right`). The two lookups replace one into a table of every 20-bit key: that
+    /// table took a megabyte, its loads missed the cache and were the costliest
+    /// instruction of `make`; these tables take 22 KB together.
+    pair: [Box<[Pattern]>; 2],
     /// Per colour, by [`class_index`]: the threat class in the low bits, and
     /// `MAYBE_FORBIDDEN_BIT` for renju Black's cells with two or more threes (and no
     /// five), forbidden if at least two of them are real threes, which only the
@@ -128,14 +142,42 @@ impl RuleTables {
     }
 
     fn build(rule: Rule) -> RuleTables {
-        let [black, white] = Color::BOTH.map(|c| build_line_table(rule, c));
-        let line = black
-            .iter()
-            .zip(white.iter())
-            .map(|(b, w)| b.0 | w.0 << 4)
-            .collect();
+        let mut half_ids = [0, 1].map(|_| vec![[0u8; 2]; HALF_KEYS].into_boxed_slice());
+        let pair = Color::BOTH.map(|c| {
+            let own = c.cell();
+            // Dense ids for the normalized halves, per side.
+            let mut reps: [Vec<u32>; 2] = [Vec::new(), Vec::new()];
+            for (side, ids) in half_ids.iter_mut().enumerate() {
+                let shift = HALF_BITS * side as u32;
+                for half in 0..HALF_KEYS as u32 {
+                    let norm = normalize(half << shift, own);
+                    let id = match reps[side].iter().position(|&r| r == norm) {
+                        Some(id) => id,
+                        None => {
+                            reps[side].push(norm);
+                            reps[side].len() - 1
+                        }
+                    };
+                    ids[half as usize][c.idx()] = id as u8;
+                }
+            }
+            assert!(reps.iter().all(|r| r.len() <= HALF_IDS), "half-line states");
+            let mut memo = vec![Pattern(UNKNOWN); KEY_COUNT].into_boxed_slice();
+            let mut pair = vec![Pattern::DEAD; HALF_IDS * HALF_IDS].into_boxed_slice();
+            for (l, &left) in reps[0].iter().enumerate() {
+                for (r, &right) in reps[1].iter().enumerate() {
+                    pair[l * HALF_IDS + r] = classify(&mut memo, left | right, rule, c);
+                }
+            }
+            pair
+        });
         let class = Color::BOTH.map(|c| build_class_table(rule.has_forbidden(c)));
-        RuleTables { rule, line, class }
+        RuleTables {
+            rule,
+            half_ids,
+            pair,
+            class,
+        }
     }
 
     /// Pattern a stone of colour `c` forms on a line with neighbour key `key`.
@@ -147,8 +189,9 @@ impl RuleTables {
     /// The patterns of both colours (indexed by colour) on a line with key `key`.
     #[inline(always)]
     pub fn patterns(&self, key: u32) -> [Pattern; 2] {
-        let both = self.line[key as usize];
-        [Pattern(both & 15), Pattern(both >> 4)]
+        let left = self.half_ids[0][(key & HALF_MASK) as usize];
+        let right = self.half_ids[1][(key >> HALF_BITS & HALF_MASK) as usize];
+        [0, 1].map(|c| self.pair[c][left[c] as usize * HALF_IDS + right[c] as usize])
     }
 
     /// Threat class of a cell for colour `c` from its 4 line patterns, and whether the
@@ -240,6 +283,8 @@ fn run_length(line: &Line, own: Cell) -> usize {
 
 const UNKNOWN: u8 = u8::MAX;
 
+/// The pattern of every 20-bit key: what the two-level tables must reproduce.
+#[cfg(test)]
 fn build_line_table(rule: Rule, c: Color) -> Box<[Pattern]> {
     let own = c.cell();
     let mut table = vec![Pattern(UNKNOWN); KEY_COUNT].into_boxed_slice();
@@ -372,6 +417,26 @@ fn combine(pats: [Pattern; 4], forbidden_rules: bool) -> Threat {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The half-line tables give the pattern of every key and colour under every rule,
+    /// exactly as classifying the whole key does.
+    #[test]
+    fn two_level_tables_match_every_key() {
+        for rule in Rule::ALL {
+            let tables = RuleTables::get(rule);
+            let direct = Color::BOTH.map(|c| build_line_table(rule, c));
+            for key in 0..KEY_COUNT as u32 {
+                let got = tables.patterns(key);
+                for c in Color::BOTH {
+                    assert_eq!(
+                        got[c.idx()],
+                        direct[c.idx()][key as usize],
+                        "{rule:?} {key:#x}"
+                    );
+                }
+            }
+        }
+    }
 
     /// Key from a string of 11 cells centred on the cell under study ('.' empty,
     /// 'x' black, 'o' white, '#' wall, '?' the centre).
