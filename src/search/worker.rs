@@ -83,9 +83,11 @@ const QS_VCF_NODES: u64 = 300;
 /// reverse futility (the evaluation beats beta by a margin: return it), razoring (the
 /// evaluation is far below alpha: ask the quiescence, i.e. our VCF, whether it can do
 /// better) and futility (far below alpha: only the first quiet move is searched).
+/// Razoring reaches depth 4 (PentaZen razors below 5): +44 and +55 Elo in self-play at
+/// 200 and 500 ms against depth 2 (README).
 const RFP_MAX_DEPTH: i32 = 3;
 const RFP_MARGIN: i32 = 120;
-const RAZOR_MAX_DEPTH: i32 = 2;
+const RAZOR_MAX_DEPTH: i32 = 4;
 const RAZOR_MARGIN: i32 = 200;
 const FUTILITY_MAX_DEPTH: i32 = 2;
 const FUTILITY_MARGIN: i32 = 150;
