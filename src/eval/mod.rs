@@ -1,5 +1,7 @@
 //! Static evaluation from the board's incremental pattern scores.
 
+pub mod combo;
+mod combo_weights;
 pub mod weights;
 
 use crate::board::{Board, Color};

@@ -1,11 +1,13 @@
 //! Every evaluation weight in one place.
 //!
 //! A cell's score for a colour is what that colour's stone there would be worth:
-//! the sum of its four line patterns plus a bonus for the combined threat. The
-//! static evaluation sums these over all empty cells (kept incrementally by the board),
-//! with one table for the side to move (view 0: it acts on its shapes first) and one
-//! for the side that waits (view 1). `pbrain-ferrum tune` fits them to game results.
+//! the sum of its four line patterns, a correction for their combination and a bonus
+//! for the combined threat. The static evaluation sums these over all empty cells
+//! (kept incrementally by the board), with one table for the side to move (view 0: it
+//! acts on its shapes first) and one for the side that waits (view 1).
+//! `pbrain-ferrum tune` fits them to game results.
 
+use super::combo::{combo_id, COMBOS, COMBO_PATTERNS};
 use crate::board::pattern::{Pattern, Threat};
 
 /// Table entries are in 1/16 of an evaluation unit: sums are shifted right by this
@@ -15,20 +17,22 @@ pub const UNIT_SHIFT: u32 = 4;
 
 /// Value of each line pattern, indexed by view, then `Pattern.0` (1/16 units).
 ///
-/// Both tables were fitted by `pbrain-ferrum tune` (800 iterations, no `--l2`) to 2055
-/// freestyle games: 1800 of PentaZen 0.4.18 against itself at 50-60 ms per move on
-/// random openings (`scripts/tune.sh`) and 255 of Ferrum's self-play at 200 ms.
-/// Held-out loss 0.606 -> 0.483 (K = 377). Against PentaZen at 200 ms per move the
-/// fitted tables scored 27-68-1 in 96 games where the hand-set ones scored 14-79-3.
-/// The fit trades line patterns against threat classes (a cell's threat class follows
-/// from its patterns), so single entries, some negative, mean little on their own.
+/// All three tables (with `COMBO_VALUE`) were fitted together by `pbrain-ferrum tune`
+/// (800 iterations, `--combo-l2 1e-7`) to 6439 freestyle games: 6400 of PentaZen
+/// 0.4.18 against itself at 60 ms per move on random openings (`scripts/tune.sh`,
+/// seeds 11 and 23) and 39 of Ferrum against PentaZen at 1000 ms. Held-out loss
+/// 0.4452 -> 0.4328 (K = 320); refitting only these two tables reached 0.4421. Self-play
+/// against the tables before (fitted to 2055 games without combinations): 54-35-7 at
+/// 200 ms. The fit trades line patterns, combinations and threat classes against each
+/// other (a cell's threat class follows from its patterns), so single entries, some
+/// negative, mean little on their own.
 pub const LINE_VALUE: [[i32; Pattern::COUNT]; 2] = [
     // DEAD, OVERLINE, B1, F1, B2, F2, B3, F3, B4, F4, D4, F5
     [
-        104, 0, 66, -36, 162, -9, -348, -202, 1227, 3812, -1065, 12328,
+        99, 0, 88, 80, 176, -508, -111, -449, 1271, 4651, -5737, 17924,
     ],
     [
-        -136, 0, -145, -103, -145, 386, -32, 804, 1498, 3633, -883, 7059,
+        -449, 0, -407, -259, -305, 1047, 934, 693, 1129, 4357, -2371, 7670,
     ],
 ];
 
@@ -37,23 +41,49 @@ pub const THREAT_VALUE: [[i32; Threat::COUNT]; 2] = [
     // NONE, FORBID, FLEX2, BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X,
     // BLOCK4, BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE
     [
-        -162, -340, -123, 349, -141, 532, 726, 784, 125, -362, 1669, 8725, 2656, 12328,
+        -677, -340, 101, -363, 637, 261, 606, 942, 798, -983, 1375, 12020, 2217, 17924,
     ],
     [
-        24, -320, -500, 348, -453, 807, 5, 1411, 984, -3, 2164, 5851, 3327, 7059,
+        823, -320, -550, -184, -1396, -766, 431, 975, 2194, 1023, 1970, 5505, 2654, 7670,
     ],
 ];
+
+/// Correction for each combination of a cell's four line patterns, indexed by view,
+/// then combination id (see [`super::combo`]; 1/16 units), added to the four patterns'
+/// `LINE_VALUE`s. Fitted by `pbrain-ferrum tune` like the tables above (the file is
+/// its output).
+pub use super::combo_weights::COMBO_VALUE;
+
+/// Per combination, both views: the four line values plus the combination's correction
+/// (one load instead of four).
+static COMBO_TOTAL: [[i32; 2]; COMBOS] = build_combo_total();
+
+const fn build_combo_total() -> [[i32; 2]; COMBOS] {
+    let mut out = [[0; 2]; COMBOS];
+    let mut id = 0;
+    while id < COMBOS {
+        let mut v = 0;
+        while v < 2 {
+            let p = COMBO_PATTERNS[id];
+            out[id][v] = LINE_VALUE[v][p[0] as usize]
+                + LINE_VALUE[v][p[1] as usize]
+                + LINE_VALUE[v][p[2] as usize]
+                + LINE_VALUE[v][p[3] as usize]
+                + COMBO_VALUE[v][id];
+            v += 1;
+        }
+        id += 1;
+    }
+    out
+}
 
 /// Score of a cell for one colour from its line patterns and threat class, per view
 /// (1/16 units).
 #[inline(always)]
 pub fn cell_score(pats: [Pattern; 4], threat: Threat) -> [i32; 2] {
-    [0, 1].map(|v| {
-        let line = &LINE_VALUE[v];
-        line[pats[0].0 as usize]
-            + line[pats[1].0 as usize]
-            + line[pats[2].0 as usize]
-            + line[pats[3].0 as usize]
-            + THREAT_VALUE[v][threat.0 as usize]
-    })
+    let total = COMBO_TOTAL[combo_id(pats)];
+    [
+        total[0] + THREAT_VALUE[0][threat.0 as usize],
+        total[1] + THREAT_VALUE[1][threat.0 as usize],
+    ]
 }

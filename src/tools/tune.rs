@@ -1,7 +1,8 @@
 //! `pbrain-ferrum tune`: fits the evaluation weights to game results.
 //!
 //! ```text
-//! pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--rule R] GAMES...
+//! pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs]
+//!                    [--rule R] GAMES...
 //! ```
 //!
 //! Reads games in SGF (c-gomoku-cli's `-sgf` output: `SZ`, `RU`, `RE[B+..|W+..|0]`,
@@ -11,32 +12,41 @@
 //! tables of `src/eval/weights.rs` by logistic regression of the result on the
 //! evaluation ("Texel tuning"): P(side to move wins) = 1 / (1 + exp(-eval / K)), K
 //! fitted first to the current weights. The evaluation is linear in the weights: per
-//! view, the count of each line pattern and threat class over the empty cells,
-//! averaged (the previous position's negated) over the position and the one before
-//! it, as `evaluate` does. Every tenth game is held out to check that the fit
-//! generalises. Prints the losses and the new tables as Rust, to paste into
-//! `weights.rs`.
+//! view, the count of each line pattern, threat class and combination of a cell's four
+//! patterns over the empty cells, averaged (the previous position's negated) over the
+//! position and the one before it, as `evaluate` does. `--l2` pulls the line and threat
+//! weights towards their current values, `--combo-l2` (default 1e-6) the combinations';
+//! `--pairs` fits one weight per two strongest patterns instead of one per combination.
+//! Every tenth game is held out to check that the fit generalises. Prints the losses
+//! and the new tables as Rust: the first two to paste into `weights.rs`, then, after a
+//! marker line, the whole of `combo_weights.rs`.
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
-use crate::eval::weights::{LINE_VALUE, THREAT_VALUE, UNIT_SHIFT};
+use crate::eval::combo::{combo_id, COMBOS, COMBO_PATTERNS};
+use crate::eval::weights::{COMBO_VALUE, LINE_VALUE, THREAT_VALUE, UNIT_SHIFT};
 use crate::search::movegen::{forced_moves, quick_win};
 use anyhow::{anyhow, bail, Context, Result};
 use std::fmt::Write as _;
 
 pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--rule R] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0)";
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0)";
 
-/// Weights per view: line patterns, then threat classes.
-const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT;
+/// Weights per view: line patterns, then threat classes, then pattern combinations.
+const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT + COMBOS;
+/// Offset of the combinations in a view's weights.
+const COMBO_BASE: usize = Pattern::COUNT + Threat::COUNT;
 /// Both views.
 const PARAMS: usize = 2 * PER_VIEW;
 
-/// One position: its features (evaluation = weights · features) and the result for
-/// the side to move (1 win, 0.5 draw, 0 loss).
+/// One position: its non-zero features as (weight index, value), evaluation =
+/// weights · features, and the result for the side to move (1 win, 0.5 draw, 0 loss).
 struct Sample {
-    features: [f32; PARAMS],
+    features: Vec<(u32, f32)>,
     result: f32,
 }
+
+/// All weights, per view: `PER_VIEW` each.
+type Weights = Vec<f64>;
 
 /// One game read from SGF.
 struct Game {
@@ -51,6 +61,8 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut iterations = 400;
     let mut rate = 0.5f64;
     let mut l2 = 0.0f64;
+    let mut combo_l2 = 1e-6f64;
+    let mut pairs = false;
     let mut rule = Rule::Freestyle;
     let mut files = Vec::new();
     let mut i = 0;
@@ -63,6 +75,11 @@ pub fn run(args: &[String]) -> Result<String> {
             "--l2" => {
                 i += 1;
                 l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
+            }
+            "--pairs" => pairs = true,
+            "--combo-l2" => {
+                i += 1;
+                combo_l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
             }
             "--rate" => {
                 i += 1;
@@ -94,7 +111,7 @@ pub fn run(args: &[String]) -> Result<String> {
     }
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (k, g) in games.iter().enumerate() {
-        let samples = samples_of(g);
+        let samples = samples_of(g, pairs);
         if k % 10 == 9 {
             test.extend(samples);
         } else {
@@ -106,9 +123,14 @@ pub fn run(args: &[String]) -> Result<String> {
     }
     let start = current_weights();
     let k = fit_scale(&train, &start);
-    let mut w = start;
+    let mut w = start.clone();
     let before = (loss(&train, &w, k), loss(&test, &w, k));
-    adam(&train, &mut w, &start, k, iterations, rate, l2);
+    let mut penalty = vec![l2; PARAMS];
+    for view in 0..2 {
+        let base = view * PER_VIEW + COMBO_BASE;
+        penalty[base..base + COMBOS].fill(combo_l2);
+    }
+    adam(&train, &mut w, &start, k, iterations, rate, &penalty);
     let after = (loss(&train, &w, k), loss(&test, &w, k));
     let mut out = String::new();
     writeln!(
@@ -123,7 +145,7 @@ pub fn run(args: &[String]) -> Result<String> {
         "// loss before: train {:.5} held-out {:.5}; after: train {:.5} held-out {:.5}",
         before.0, before.1, after.0, after.1
     )?;
-    out.push_str(&format_weights(&w));
+    out.push_str(&format_weights(&w, pairs));
     Ok(out)
 }
 
@@ -241,7 +263,7 @@ fn find_property(chunk: &str, name: &str) -> Option<usize> {
 }
 
 /// The positions of one game where the static evaluation decides.
-fn samples_of(g: &Game) -> Vec<Sample> {
+fn samples_of(g: &Game, pairs: bool) -> Vec<Sample> {
     let mut out = Vec::new();
     let Ok(mut board) = Board::new(g.size, g.size, g.rule) else {
         return out;
@@ -261,7 +283,7 @@ fn samples_of(g: &Game) -> Vec<Sample> {
         };
         // The evaluation is the mean of this position's and the last one's (negated):
         // so are its features.
-        let before = (n >= 4).then(|| features(&board));
+        let before = (n >= 4).then(|| features(&board, pairs));
         board.make(p, colour);
         let Some(before) = before else {
             continue;
@@ -269,7 +291,7 @@ fn samples_of(g: &Game) -> Vec<Sample> {
         if forced_moves(&mut board).is_some() || quick_win(&mut board).is_some() {
             continue;
         }
-        let mean = two_ply_features(&before, &features(&board));
+        let mean = two_ply_features(&before, &features(&board, pairs));
         let us = board.to_move();
         let result = match g.winner {
             None => 0.5,
@@ -284,31 +306,46 @@ fn samples_of(g: &Game) -> Vec<Sample> {
     out
 }
 
-/// Features of one position: its pattern evaluation = weights · features (see
+/// Features of one position, dense: its pattern evaluation = weights · features (see
 /// [`current_weights`]).
-fn features(board: &Board) -> [f32; PARAMS] {
-    let mut f = [0f32; PARAMS];
+fn features(board: &Board, pairs: bool) -> Vec<f32> {
+    let mut f = vec![0f32; PARAMS];
     let me = board.to_move();
     for (view, colour, sign) in [(0, me, 1.0), (1, me.opp(), -1.0)] {
         let base = view * PER_VIEW;
         for p in board.all_cells().filter(|&p| board.is_empty(p)) {
-            for dir in 0..4 {
-                f[base + board.pattern(colour, p, dir).0 as usize] += sign;
+            let pats = [0, 1, 2, 3].map(|dir| board.pattern(colour, p, dir));
+            for pat in pats {
+                f[base + pat.0 as usize] += sign;
             }
             f[base + Pattern::COUNT + board.threat(colour, p).0 as usize] += sign;
+            f[base + COMBO_BASE + combo_param(combo_id(pats), pairs)] += sign;
         }
     }
     f
 }
 
-/// Features of the evaluation (the mean of a position's and, negated, the previous
-/// position's) from the features of both, each from its own side to move's view.
-fn two_ply_features(before: &[f32; PARAMS], now: &[f32; PARAMS]) -> [f32; PARAMS] {
-    let mut mean = [0f32; PARAMS];
-    for (m, (a, b)) in mean.iter_mut().zip(now.iter().zip(before)) {
-        *m = (a - b) / 2.0;
+/// The weight that combination `id` is fitted by: its own, or with `pairs` the one of
+/// its two strongest patterns (78 weights per view instead of 1365, for less data).
+fn combo_param(id: usize, pairs: bool) -> usize {
+    if pairs {
+        let p = COMBO_PATTERNS[id];
+        combo_id([p[0], p[1], 0, 0].map(Pattern))
+    } else {
+        id
     }
-    mean
+}
+
+/// Features of the evaluation (the mean of a position's and, negated, the previous
+/// position's) from the features of both, each from its own side to move's view; only
+/// the non-zero ones.
+fn two_ply_features(before: &[f32], now: &[f32]) -> Vec<(u32, f32)> {
+    now.iter()
+        .zip(before)
+        .enumerate()
+        .map(|(j, (a, b))| (j as u32, (a - b) / 2.0))
+        .filter(|&(_, v)| v != 0.0)
+        .collect()
 }
 
 /// A table entry (1/16 units) in evaluation units, and back.
@@ -320,8 +357,8 @@ fn to_table(w: f64) -> i32 {
 }
 
 /// The weights of `weights.rs` in evaluation units.
-fn current_weights() -> [f64; PARAMS] {
-    let mut w = [0f64; PARAMS];
+fn current_weights() -> Weights {
+    let mut w = vec![0f64; PARAMS];
     for view in 0..2 {
         let base = view * PER_VIEW;
         for (k, &v) in LINE_VALUE[view].iter().enumerate() {
@@ -330,12 +367,18 @@ fn current_weights() -> [f64; PARAMS] {
         for (k, &v) in THREAT_VALUE[view].iter().enumerate() {
             w[base + Pattern::COUNT + k] = from_table(v);
         }
+        for (k, &v) in COMBO_VALUE[view].iter().enumerate() {
+            w[base + COMBO_BASE + k] = from_table(v);
+        }
     }
     w
 }
 
-fn eval(s: &Sample, w: &[f64; PARAMS]) -> f64 {
-    s.features.iter().zip(w).map(|(&f, &w)| f as f64 * w).sum()
+fn eval(s: &Sample, w: &[f64]) -> f64 {
+    s.features
+        .iter()
+        .map(|&(j, f)| f as f64 * w[j as usize])
+        .sum()
 }
 
 fn sigmoid(x: f64) -> f64 {
@@ -343,7 +386,7 @@ fn sigmoid(x: f64) -> f64 {
 }
 
 /// Mean cross-entropy of the predicted results.
-fn loss(samples: &[Sample], w: &[f64; PARAMS], k: f64) -> f64 {
+fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     let eps = 1e-9;
     let total: f64 = samples
         .iter()
@@ -357,7 +400,7 @@ fn loss(samples: &[Sample], w: &[f64; PARAMS], k: f64) -> f64 {
 }
 
 /// The scale K that best fits the current weights (golden-section search).
-fn fit_scale(samples: &[Sample], w: &[f64; PARAMS]) -> f64 {
+fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
     let (mut lo, mut hi) = (10.0f64, 5000.0f64);
     let g = (5f64.sqrt() - 1.0) / 2.0;
     for _ in 0..40 {
@@ -372,31 +415,32 @@ fn fit_scale(samples: &[Sample], w: &[f64; PARAMS]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Full-batch Adam on the cross-entropy plus `l2` times the squared distance (in
-/// evaluation units) from the starting weights, which keeps rare patterns (a few
-/// dozen samples) near their hand-set values; `rate` is in evaluation units per step.
+/// Full-batch Adam on the cross-entropy plus `l2[j]` times the squared distance (in
+/// evaluation units) of weight j from its starting value, which keeps rare patterns
+/// and combinations (a few dozen samples) near where they were; `rate` is in
+/// evaluation units per step.
 fn adam(
     samples: &[Sample],
-    w: &mut [f64; PARAMS],
-    start: &[f64; PARAMS],
+    w: &mut [f64],
+    start: &[f64],
     k: f64,
     iterations: usize,
     rate: f64,
-    l2: f64,
+    l2: &[f64],
 ) {
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = [0f64; PARAMS];
-    let mut v = [0f64; PARAMS];
+    let mut m = vec![0f64; PARAMS];
+    let mut v = vec![0f64; PARAMS];
     for t in 1..=iterations {
-        let mut grad = [0f64; PARAMS];
+        let mut grad = vec![0f64; PARAMS];
         for s in samples {
             let err = sigmoid(eval(s, w) / k) - s.result as f64;
-            for (g, &f) in grad.iter_mut().zip(&s.features) {
-                *g += err * f as f64;
+            for &(j, f) in &s.features {
+                grad[j as usize] += err * f as f64;
             }
         }
         for j in 0..PARAMS {
-            let g = grad[j] / samples.len() as f64 / k + 2.0 * l2 * (w[j] - start[j]);
+            let g = grad[j] / samples.len() as f64 / k + 2.0 * l2[j] * (w[j] - start[j]);
             m[j] = b1 * m[j] + (1.0 - b1) * g;
             v[j] = b2 * v[j] + (1.0 - b2) * g * g;
             let mh = m[j] / (1.0 - b1.powi(t as i32));
@@ -406,8 +450,8 @@ fn adam(
     }
 }
 
-/// The weights as the Rust tables of `weights.rs`.
-fn format_weights(w: &[f64; PARAMS]) -> String {
+/// The weights as the Rust tables of `weights.rs`, then the file `combo_weights.rs`.
+fn format_weights(w: &[f64], pairs: bool) -> String {
     let row = |slice: &[f64]| -> String {
         let items: Vec<String> = slice.iter().map(|&v| to_table(v).to_string()).collect();
         format!("    [{}],\n", items.join(", "))
@@ -424,8 +468,27 @@ fn format_weights(w: &[f64; PARAMS]) -> String {
         s.push_str(&row(&w[base..base + Threat::COUNT]));
     }
     s.push_str("];\n");
+    s.push_str(COMBO_FILE_MARK);
+    s.push_str(COMBO_FILE_HEAD);
+    s.push_str("pub const COMBO_VALUE: [[i32; super::combo::COMBOS]; 2] = [\n");
+    for view in 0..2 {
+        let base = view * PER_VIEW + COMBO_BASE;
+        let items: Vec<String> = (0..COMBOS)
+            .map(|id| to_table(w[base + combo_param(id, pairs)]).to_string())
+            .collect();
+        s.push_str("    [\n");
+        for chunk in items.chunks(16) {
+            s.push_str(&format!("        {},\n", chunk.join(", ")));
+        }
+        s.push_str("    ],\n");
+    }
+    s.push_str("];\n");
     s
 }
+
+/// The line before the combination table's file in `tune`'s output.
+const COMBO_FILE_MARK: &str = "// ---- src/eval/combo_weights.rs ----\n";
+const COMBO_FILE_HEAD: &str = "//! Written by `pbrain-ferrum tune`: the evaluation's correction per combination of a\n//! cell's four line patterns, by view, then combination id (1/16 units).\n\n#[rustfmt::skip]\n";
 
 #[cfg(test)]
 mod tests {
@@ -456,6 +519,15 @@ mod tests {
     }
 
     #[test]
+    fn pairs_tie_the_combinations_of_the_same_two_strongest_patterns() {
+        let id = |p: [u8; 4]| combo_id(p.map(Pattern));
+        let f3_f2 = combo_param(id([7, 5, 0, 0]), true);
+        assert_eq!(combo_param(id([5, 2, 7, 3]), true), f3_f2);
+        assert_ne!(combo_param(id([7, 7, 0, 0]), true), f3_f2);
+        assert_eq!(combo_param(id([5, 2, 7, 3]), false), id([7, 5, 3, 2]));
+    }
+
+    #[test]
     fn features_reproduce_the_evaluation() {
         let g = &parse_sgf_games(GAME).unwrap()[0];
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
@@ -466,9 +538,9 @@ mod tests {
             } else {
                 Color::White
             };
-            let before = features(&board);
+            let before = features(&board, false);
             board.make(Pos::from_xy(x, y), c);
-            let mean = two_ply_features(&before, &features(&board));
+            let mean = two_ply_features(&before, &features(&board, false));
             let s = Sample {
                 features: mean,
                 result: 0.5,
@@ -482,6 +554,6 @@ mod tests {
             );
         }
         // Every sample the tuner keeps is built the same way.
-        assert!(!samples_of(g).is_empty());
+        assert!(!samples_of(g, false).is_empty());
     }
 }
