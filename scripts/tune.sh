@@ -13,8 +13,8 @@
 # target/release/ferrum-arena), FERRUM (the tune tool, default target/release/pbrain-ferrum),
 # TURN_MS (default 60), RULE (default 0), SEED (default 1), CONCURRENCY (default 2),
 # TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: the tables were
-# fitted to PentaZen 0.4.18's games against itself (seeds 11 and 23, 800 and 2400
-# openings, about 35 minutes on 2 cores).
+# fitted to PentaZen 0.4.18's games against itself (seeds 11, 23 and 37: 800, 2400 and
+# 1600 openings, about 55 minutes on 2 cores).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then

@@ -18,21 +18,22 @@ pub const UNIT_SHIFT: u32 = 4;
 /// Value of each line pattern, indexed by view, then `Pattern.0` (1/16 units).
 ///
 /// All three tables (with `COMBO_VALUE`) were fitted together by `pbrain-ferrum tune`
-/// (800 iterations, `--combo-l2 1e-7`) to 6439 freestyle games: 6400 of PentaZen
+/// (800 iterations, `--combo-l2 1e-7`) to 9739 freestyle games: 9600 of PentaZen
 /// 0.4.18 against itself at 60 ms per move on random openings (`scripts/tune.sh`,
-/// seeds 11 and 23) and 39 of Ferrum against PentaZen at 1000 ms. Held-out loss
-/// 0.4452 -> 0.4328 (K = 320); refitting only these two tables reached 0.4421. Self-play
-/// against the tables before (fitted to 2055 games without combinations): 54-35-7 at
-/// 200 ms. The fit trades line patterns, combinations and threat classes against each
+/// seeds 11, 23 and 37) and 139 of Ferrum against PentaZen at 1000 ms. On the first
+/// 6439 games: held-out loss 0.4452 -> 0.4328 (K = 320), where refitting only these two
+/// tables reached 0.4421; self-play against the tables before (fitted to 2055 games
+/// without combinations): 54-35-7 at 200 ms. The refit to 9739 games: held-out
+/// 0.4307 -> 0.4275, self-play 51-36-9 against the 6439-game fit. The fit trades line patterns, combinations and threat classes against each
 /// other (a cell's threat class follows from its patterns), so single entries, some
 /// negative, mean little on their own.
 pub const LINE_VALUE: [[i32; Pattern::COUNT]; 2] = [
     // DEAD, OVERLINE, B1, F1, B2, F2, B3, F3, B4, F4, D4, F5
     [
-        99, 0, 88, 80, 176, -508, -111, -449, 1271, 4651, -5737, 17924,
+        111, 0, 107, 122, 162, -548, -361, -1300, 1304, 3440, -8866, 23362,
     ],
     [
-        -449, 0, -407, -259, -305, 1047, 934, 693, 1129, 4357, -2371, 7670,
+        -544, 0, -477, -316, -339, 1225, 1263, 108, 1186, 3892, -1329, 7326,
     ],
 ];
 
@@ -41,10 +42,10 @@ pub const THREAT_VALUE: [[i32; Threat::COUNT]; 2] = [
     // NONE, FORBID, FLEX2, BLOCK3, FLEX2_2X, BLOCK3_PLUS, FLEX3, FLEX3_PLUS, FLEX3_2X,
     // BLOCK4, BLOCK4_PLUS, BLOCK4_FLEX3, FLEX4, FIVE
     [
-        -677, -340, 101, -363, 637, 261, 606, 942, 798, -983, 1375, 12020, 2217, 17924,
+        -829, -340, 42, -196, 651, 515, 1356, 1726, 2623, -1123, 1317, 13313, 2916, 23362,
     ],
     [
-        823, -320, -550, -184, -1396, -766, 431, 975, 2194, 1023, 1970, 5505, 2654, 7670,
+        1046, -320, -616, -413, -1765, -1267, 1069, 1255, 3163, 1139, 1548, 5757, 2814, 7326,
     ],
 ];
 
