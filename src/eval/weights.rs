@@ -24,9 +24,10 @@ pub const UNIT_SHIFT: u32 = 4;
 /// 6439 games: held-out loss 0.4452 -> 0.4328 (K = 320), where refitting only these two
 /// tables reached 0.4421; self-play against the tables before (fitted to 2055 games
 /// without combinations): 54-35-7 at 200 ms. The refit to 9739 games: held-out
-/// 0.4307 -> 0.4275, self-play 51-36-9 against the 6439-game fit. The fit trades line patterns, combinations and threat classes against each
-/// other (a cell's threat class follows from its patterns), so single entries, some
-/// negative, mean little on their own.
+/// 0.4307 -> 0.4275, self-play 51-36-9 against the 6439-game fit. The fit trades line
+/// patterns, combinations and threat classes against each other (a cell's threat class
+/// follows from its patterns), so single entries, some negative, mean little on their
+/// own.
 pub const LINE_VALUE: [[i32; Pattern::COUNT]; 2] = [
     // DEAD, OVERLINE, B1, F1, B2, F2, B3, F3, B4, F4, D4, F5
     [
