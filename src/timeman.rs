@@ -61,8 +61,7 @@ impl TimeControl {
             None => self.match_ms.filter(|&m| m > 0),
         };
         // With only a turn limit, time not used on this move is lost: the search may
-        // start iterations until the hard limit (the soft scale still shortens it
-        // once the best move has held for several depths).
+        // start iterations until the hard limit.
         let mut soft = hard;
         if let Some(left) = left {
             let usable = left.saturating_sub(margin(left));
@@ -136,8 +135,14 @@ impl SoftScale {
         }
     }
 
-    /// The soft limit stretched by the current factor, never past `hard`.
+    /// The soft limit stretched by the current factor, never past `hard`. A soft limit
+    /// equal to the hard one (only a turn limit: time not used on this move is lost)
+    /// is not shortened either: a stable move gains nothing by stopping early, and an
+    /// iteration cut at the hard limit still counts once its first root move is done.
     pub fn soft(&self, soft: Duration, hard: Duration) -> Duration {
+        if soft >= hard {
+            return hard;
+        }
         Duration::try_from_secs_f64(soft.as_secs_f64() * self.factor)
             .unwrap_or(Duration::MAX)
             .min(hard)
@@ -166,6 +171,11 @@ mod tests {
         assert!(s.soft(soft, hard) > Duration::from_millis(500));
         // Unlimited searches stay unlimited.
         assert_eq!(s.soft(Duration::MAX, Duration::MAX), Duration::MAX);
+        // A turn-only budget (soft = hard) is never shortened, stable move or not.
+        for d in 10..=14 {
+            s.update(d, 1, 0);
+        }
+        assert_eq!(s.soft(hard, hard), hard);
     }
 
     #[test]
