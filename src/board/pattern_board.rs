@@ -177,6 +177,12 @@ impl Board {
     pub fn hash(&self) -> u64 {
         self.hash
     }
+
+    /// The hash after `c` plays `p`.
+    #[inline(always)]
+    pub fn hash_after(&self, p: Pos, c: Color) -> u64 {
+        self.hash ^ ZOBRIST[c.idx()][p.idx()]
+    }
     pub fn to_move(&self) -> Color {
         self.to_move
     }
@@ -219,11 +225,31 @@ impl Board {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::from_xy(x, y)))
     }
 
+    /// Row `y`'s free cells near stones, a bit per column (walls still to be left out).
+    #[inline(always)]
+    fn candidate_bits(&self, y: usize) -> u64 {
+        near_stones(&self.stone_rows, y) & !self.stone_rows[y] & ((1u64 << self.width) - 1)
+    }
+
+    /// [`Board::candidates`] into `out`, with plain loops: the move generator's hot
+    /// path, where the flattened iterator cost 4 % of the search's time.
+    pub fn candidates_into(&self, out: &mut Vec<Pos>) {
+        for y in 0..self.height {
+            let mut bits = self.candidate_bits(y);
+            while bits != 0 {
+                let p = Pos::from_xy(bits.trailing_zeros() as usize, y);
+                bits &= bits - 1;
+                if self.cells[p.idx()] == Cell::Empty {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
     /// Empty cells near stones: where moves are searched. Row by row.
     pub fn candidates(&self) -> impl Iterator<Item = Pos> + '_ {
-        let row_mask = (1u64 << self.width) - 1;
         (0..self.height).flat_map(move |y| {
-            let mut bits = near_stones(&self.stone_rows, y) & !self.stone_rows[y] & row_mask;
+            let mut bits = self.candidate_bits(y);
             std::iter::from_fn(move || {
                 while bits != 0 {
                     let x = bits.trailing_zeros() as usize;

@@ -82,7 +82,8 @@ pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i
     } else {
         None
     };
-    let cands: Vec<Pos> = board.candidates().collect();
+    let mut cands = Vec::with_capacity(64);
+    board.candidates_into(&mut cands);
     let mut list = Vec::with_capacity(cands.len());
     for p in cands {
         let mine = board.threat(us, p);

@@ -497,6 +497,7 @@ impl<'a> Worker<'a> {
                     report(&SearchEvent::RootMove(mv));
                 }
             }
+            self.shared.tt.prefetch(self.board.hash_after(mv, us));
             self.board.make(mv, us);
             let mut score;
             if i == 0 {
