@@ -183,6 +183,7 @@ impl Board {
     pub fn hash_after(&self, p: Pos, c: Color) -> u64 {
         self.hash ^ ZOBRIST[c.idx()][p.idx()]
     }
+
     pub fn to_move(&self) -> Color {
         self.to_move
     }
@@ -232,7 +233,9 @@ impl Board {
     }
 
     /// [`Board::candidates`] into `out`, with plain loops: the move generator's hot
-    /// path, where the flattened iterator cost 4 % of the search's time.
+    /// path, where the flattened iterator cost 4 % of the search's time. The lazy
+    /// iterator stays for the callers that stop early; a single row-and-bits iterator
+    /// for both ran 1.3 % more instructions than this loop (callgrind, `bench 10`).
     pub fn candidates_into(&self, out: &mut Vec<Pos>) {
         for y in 0..self.height {
             let mut bits = self.candidate_bits(y);
