@@ -78,7 +78,10 @@ pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i
     let defence_floor = if their_strong {
         Some(Threat::BLOCK4)
     } else if their_four_three {
-        Some(Threat::FLEX3)
+        // Not only the open-three points: the one defence of a game position against
+        // PentaZen gave the opponent less than an open three there, and with it left
+        // out the search called a refutable attack a win in 13.
+        Some(Threat::BLOCK3)
     } else {
         None
     };

@@ -473,8 +473,11 @@ impl<'a> Worker<'a> {
             singular = v < singular_beta;
         }
         for (i, &(mv, _)) in list.iter().enumerate() {
-            if i >= width && best_score > -WIN_BOUND {
-                break;
+            // Fours are never cut by the width: a four-chain win (or a counter-four that
+            // refutes one) ordered late would otherwise go unseen, and a pruned
+            // counter-four makes the opponent's attack look like a proven win.
+            if i >= width && best_score > -WIN_BOUND && self.board.threat(us, mv) < Threat::BLOCK4 {
+                continue;
             }
             if mv == excluded {
                 continue;

@@ -1,0 +1,70 @@
+//! Positions from 1000 ms games against PentaZen (2026-11-25) where the selective
+//! search was wrong about a win: a four-chain win it did not see, and attacks it
+//! scored as proven wins that one defence refutes. The root tactics are off, so the
+//! alpha-beta search alone must get them right.
+
+use ferrum::board::{Board, Color, Pos, Rule};
+use ferrum::engine::Engine;
+use ferrum::search::score::WIN_BOUND;
+use ferrum::search::{Limits, SearchResult};
+use ferrum::tools::analyze::parse_move;
+use std::sync::atomic::AtomicBool;
+
+fn pos(s: &str) -> Pos {
+    let (x, y) = parse_move(s).unwrap();
+    Pos::from_xy(x, y)
+}
+
+fn search(moves: &str, depth: i32) -> SearchResult {
+    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let mut color = Color::Black;
+    for m in moves.split_whitespace() {
+        board.make(pos(m), color);
+        color = color.opp();
+    }
+    let engine = Engine::new(16 << 20, 1);
+    let limits = Limits {
+        root_tactics: false,
+        ..Limits::depth(depth)
+    };
+    engine.search(&board, &limits, &AtomicBool::new(false), &|_| {})
+}
+
+#[test]
+fn a_late_ordered_four_chain_is_found() {
+    // White wins by seven fours from m3; the second, o1, was ordered 17th among
+    // White's moves and cut by the width limit, so the search saw no win even at
+    // depth 13 (the VCF solver finds it in 245 nodes).
+    let r = search(
+        "h8 i7 k10 g7 k7 g8 g6 i5 k8 k9 j8 h7 f7 i6 i8 l8 j5 j4 h6 m7 n6 l6 i3 k5 n8 l4 \
+         k6 m4 i4 e10 f9",
+        10,
+    );
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}
+
+#[test]
+fn an_attack_with_a_defence_below_the_open_three_floor_is_no_win() {
+    // White's f9 was scored a win in 13; Black's g9 refutes it.
+    let r = search("h8 h7 k7 i9 f7 i8 j9 i10 i11 g10 j6 f10 h10", 12);
+    assert!(r.score < WIN_BOUND, "score {} move {:?}", r.score, r.best);
+    // Black, after f9, is not lost either.
+    let r = search("h8 h7 k7 i9 f7 i8 j9 i10 i11 g10 j6 f10 h10 f9", 12);
+    assert!(r.score > -WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}
+
+#[test]
+fn an_attack_refuted_by_a_vct_is_no_win() {
+    // White's e12 was scored a win in 11; Black's g13 and a VCT refute it.
+    let r = search(
+        "h8 h7 i5 j7 j9 i6 g7 h6 f6 i9 h5 g5 k6 i10 i7 g9 g8 h10 i11 f9 j8 i8 e9 g10 f10 \
+         i12 h11 g11 g12 k10 j10 j11 l9 f13 h13 e13 f12 f11 h9",
+        12,
+    );
+    assert!(
+        r.score < WIN_BOUND || r.best != Some(pos("e12")),
+        "score {} move {:?}",
+        r.score,
+        r.best
+    );
+}
