@@ -121,6 +121,8 @@ pub struct Worker<'a> {
     evals: Vec<Option<i32>>,
     /// The quiescence's VCF solver.
     vcf: VcfSolver<'a>,
+    /// Nonzero inside a cautious re-search, which prunes no move by width or count.
+    cautious: u32,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
@@ -157,6 +159,7 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
             vcf: VcfSolver::new(VcfLimits::default()),
+            cautious: 0,
             best: None,
             report,
         }
@@ -435,7 +438,11 @@ impl<'a> Worker<'a> {
         // board with a four or an open three on it needs fewer moves than a quiet one.
         // Not in renju, where it lost in self-play (81-101-10 in 192 games; the cause is
         // not known).
-        let width = if ply >= 2 && !forced && !self.board.rule().has_forbidden(Color::Black) {
+        let width = if ply >= 2
+            && !forced
+            && self.cautious == 0
+            && !self.board.rule().has_forbidden(Color::Black)
+        {
             let calm = Color::BOTH
                 .iter()
                 .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
@@ -486,7 +493,11 @@ impl<'a> Worker<'a> {
                 && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
-            if !pv_node && quiet && (i >= move_count || futile && i > 0) && best_score > -WIN_BOUND
+            if !pv_node
+                && quiet
+                && self.cautious == 0
+                && (i >= move_count || futile && i > 0)
+                && best_score > -WIN_BOUND
             {
                 continue;
             }
@@ -526,6 +537,14 @@ impl<'a> Worker<'a> {
                 if score > alpha && score < beta && pv_node {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
                 }
+            }
+            // A win found in the pruned tree is searched again, at PV nodes, without
+            // the width and move-count pruning (PentaZen's "cautious" re-search): a
+            // pruned defence must not make an attack look like a proven win.
+            if pv_node && self.cautious == 0 && score >= WIN_BOUND && !self.stopped() {
+                self.cautious += 1;
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
+                self.cautious -= 1;
             }
             self.board.undo();
             if self.stopped() && ply > 0 {
