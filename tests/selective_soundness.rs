@@ -3,11 +3,11 @@
 //! scored as proven wins that one defence refutes. The root tactics are off, so the
 //! alpha-beta search alone must get them right.
 
-use ferrum::board::{Board, Color, Pos, Rule};
+use ferrum::board::Pos;
 use ferrum::engine::Engine;
 use ferrum::search::score::WIN_BOUND;
 use ferrum::search::{Limits, SearchResult};
-use ferrum::tools::analyze::parse_move;
+use ferrum::tools::analyze::{self, parse_move};
 use std::sync::atomic::AtomicBool;
 
 fn pos(s: &str) -> Pos {
@@ -16,12 +16,8 @@ fn pos(s: &str) -> Pos {
 }
 
 fn search(moves: &str, depth: i32) -> SearchResult {
-    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
-    let mut color = Color::Black;
-    for m in moves.split_whitespace() {
-        board.make(pos(m), color);
-        color = color.opp();
-    }
+    let args = ["--moves".to_string(), moves.to_string()];
+    let board = analyze::position(&analyze::parse_args(&args).unwrap()).unwrap();
     let engine = Engine::new(16 << 20, 1);
     let limits = Limits {
         root_tactics: false,

@@ -121,8 +121,8 @@ pub struct Worker<'a> {
     evals: Vec<Option<i32>>,
     /// The quiescence's VCF solver.
     vcf: VcfSolver<'a>,
-    /// Nonzero inside a cautious re-search, which prunes no move by width or count.
-    cautious: u32,
+    /// Inside a cautious re-search, which prunes no move by width or count.
+    cautious: bool,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
@@ -159,7 +159,7 @@ impl<'a> Worker<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             evals: vec![None; MAX_PLY + 2],
             vcf: VcfSolver::new(VcfLimits::default()),
-            cautious: 0,
+            cautious: false,
             best: None,
             report,
         }
@@ -440,7 +440,7 @@ impl<'a> Worker<'a> {
         // not known).
         let width = if ply >= 2
             && !forced
-            && self.cautious == 0
+            && !self.cautious
             && !self.board.rule().has_forbidden(Color::Black)
         {
             let calm = Color::BOTH
@@ -483,19 +483,19 @@ impl<'a> Worker<'a> {
             // Fours are never cut by the width: a four-chain win (or a counter-four that
             // refutes one) ordered late would otherwise go unseen, and a pruned
             // counter-four makes the opponent's attack look like a proven win.
-            if i >= width && best_score > -WIN_BOUND && self.board.threat(us, mv) < Threat::BLOCK4 {
+            let mine = self.board.threat(us, mv);
+            if i >= width && best_score > -WIN_BOUND && mine < Threat::BLOCK4 {
                 continue;
             }
             if mv == excluded {
                 continue;
             }
-            let quiet = self.board.threat(us, mv) < Threat::FLEX3
-                && self.board.threat(them, mv) < Threat::FLEX3;
+            let quiet = mine < Threat::FLEX3 && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
             if !pv_node
                 && quiet
-                && self.cautious == 0
+                && !self.cautious
                 && (i >= move_count || futile && i > 0)
                 && best_score > -WIN_BOUND
             {
@@ -541,10 +541,10 @@ impl<'a> Worker<'a> {
             // A win found in the pruned tree is searched again, at PV nodes, without
             // the width and move-count pruning (PentaZen's "cautious" re-search): a
             // pruned defence must not make an attack look like a proven win.
-            if pv_node && self.cautious == 0 && score >= WIN_BOUND && !self.stopped() {
-                self.cautious += 1;
+            if pv_node && !self.cautious && score >= WIN_BOUND && !self.stopped() {
+                self.cautious = true;
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
-                self.cautious -= 1;
+                self.cautious = false;
             }
             self.board.undo();
             if self.stopped() && ply > 0 {
