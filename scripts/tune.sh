@@ -7,7 +7,7 @@
 #
 # OPENINGS random openings are written to DIR/openings.txt (2 to 6 stones within 2 to
 # 4 cells of the centre, from a fixed seed), the 2 x OPENINGS games go to DIR/games/
-# as .psq files, and the fitted tables are printed (the first two go into
+# as .psq files, and the fitted tables are printed (the first three go into
 # src/eval/weights.rs, the rest, after its marker line, is src/eval/combo_weights.rs;
 # the change must then win a match). Environment: ARENA (default
 # target/release/ferrum-arena), FERRUM (the tune tool, default target/release/pbrain-ferrum),
@@ -15,7 +15,9 @@
 # TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: the tables were
 # fitted to PentaZen 0.4.18's games against itself (seeds 11, 23 and 37: 800, 2400 and
 # 1600 openings, about 55 minutes on 2 cores), then refitted from those values to seed
-# 11 with 4800 openings (55 minutes; TUNE_ARGS="--iterations 800 --combo-l2 1e-7").
+# 11 with 4800 openings (55 minutes; TUNE_ARGS="--iterations 800 --combo-l2 1e-7"),
+# then to seed 23 with 4800 openings and seed 11's games (given after DIR), twice: the
+# cell tables alone, then with the threat-count bonuses.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then

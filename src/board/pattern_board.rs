@@ -30,11 +30,14 @@ struct LoggedInfo {
 /// Cells whose line keys see a stone: `HALF_LINE` on each side in each direction.
 const SEEN_CELLS: usize = 4 * 2 * HALF_LINE;
 
+/// Number of empty cells per colour and threat class.
+pub type ThreatCounts = [[u16; Threat::COUNT]; 2];
+
 /// The totals `make` changes, saved so that `undo` restores them by copying; the cell
 /// infos it changes go to the board's `info_log`.
 #[derive(Clone)]
 struct Saved {
-    threat_count: [[u16; Threat::COUNT]; 2],
+    threat_count: ThreatCounts,
     score_sum: [[i32; 2]; 2],
     /// The side to move before the move: `undo` restores it exactly, also after a
     /// stone placed out of turn (tactics replay lines for either side).
@@ -55,7 +58,7 @@ pub struct Board {
     /// `info[cell][colour]`, valid for empty cells on the board.
     info: Box<[[CellInfo; 2]]>,
     /// `threat_count[colour][threat]` over empty cells on the board.
-    threat_count: [[u16; Threat::COUNT]; 2],
+    threat_count: ThreatCounts,
     /// Sum of `CellInfo::score` over empty cells on the board, per colour and view.
     score_sum: [[i32; 2]; 2],
     /// `stone_rows[y]`: bit `x` set when a stone is on `(x, y)`.
@@ -315,10 +318,13 @@ impl Board {
         self.score_sum[c.idx()][view]
     }
 
-    /// The score sums as they were before the last move (indexed like `score_sum`),
-    /// with the side that was to move then; `None` on a board without moves.
-    pub fn score_sums_before_last(&self) -> Option<([[i32; 2]; 2], Color)> {
-        self.saved.last().map(|s| (s.score_sum, s.to_move))
+    /// The score sums and threat counts as they were before the last move (indexed
+    /// like `score_sum` and `threat_count`), with the side that was to move then;
+    /// `None` on a board without moves.
+    pub fn totals_before_last(&self) -> Option<(&[[i32; 2]; 2], &ThreatCounts, Color)> {
+        self.saved
+            .last()
+            .map(|s| (&s.score_sum, &s.threat_count, s.to_move))
     }
 
     /// Whether `c` playing `p` (empty) wins at once under the rule.

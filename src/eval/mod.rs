@@ -4,25 +4,63 @@ pub mod combo;
 mod combo_weights;
 pub mod weights;
 
-use crate::board::{Board, Color};
+use crate::board::{Board, Color, Threat};
+use weights::{COUNT_BUCKETS, COUNT_GROUPS, NO_GROUP, THREAT_COUNT_VALUE, THREAT_GROUP};
 
 /// Static evaluation from the side to move's point of view: the mean of this
 /// position's pattern evaluation and (negated) the one before the last move. A pattern
 /// evaluation alone swings with whoever moved last (the mover's new shapes count at
 /// once, the reply is not on the board yet); the two-ply mean damps that swing, as
 /// PentaZen's evaluation does. It won 14-79-3 against PentaZen where the one-position
-/// evaluation scored 9-84-3 (200 ms per move, 96 games each; see the README).
+/// evaluation scored 9-84-3 (200 ms per move, 96 games each; see the README). Each
+/// position's evaluation is its cells' scores plus the bonus for how many threat cells
+/// of each group either side has.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
-    let now = pattern_eval(|c, view| board.score_sum(c, view), me);
-    match board.score_sums_before_last() {
-        Some((sums, mover)) => {
-            let before = pattern_eval(|c, view| sums[c.idx()][view], mover);
+    let now = pattern_eval(|c, view| board.score_sum(c, view), me)
+        + threat_count_bonus(|c, t| board.threat_count(c, t), me);
+    match board.totals_before_last() {
+        Some((sums, counts, mover)) => {
+            let before = pattern_eval(|c, view| sums[c.idx()][view], mover)
+                + threat_count_bonus(|c, t| counts[c.idx()][t.0 as usize] as u32, mover);
             let before = if mover == me { before } else { -before };
             (now + before) / 2
         }
         None => now,
     }
+}
+
+/// `THREAT_COUNT_VALUE` for both sides, `me` to move, from the number of cells of each
+/// colour and threat class.
+#[inline(always)]
+fn threat_count_bonus(count: impl Fn(Color, Threat) -> u32, me: Color) -> i32 {
+    let mut bonus = 0;
+    for (view, c) in [(0, me), (1, me.opp())] {
+        for (g, &n) in group_counts(|t| count(c, t)).iter().enumerate() {
+            if let Some(b) = count_bucket(n) {
+                bonus += THREAT_COUNT_VALUE[view][g][b];
+            }
+        }
+    }
+    bonus >> weights::UNIT_SHIFT
+}
+
+/// Number of cells of each `THREAT_GROUP`, from the number of each threat class.
+#[inline(always)]
+pub fn group_counts(count: impl Fn(Threat) -> u32) -> [u32; COUNT_GROUPS] {
+    let mut n = [0; COUNT_GROUPS];
+    for (t, &g) in THREAT_GROUP.iter().enumerate() {
+        if g != NO_GROUP {
+            n[g as usize] += count(Threat(t as u8));
+        }
+    }
+    n
+}
+
+/// The bucket of a group's cell count: `None` for no cell.
+#[inline(always)]
+pub fn count_bucket(n: u32) -> Option<usize> {
+    (n > 0).then(|| (n as usize).min(COUNT_BUCKETS) - 1)
 }
 
 /// The evaluation of one position's score sums for `me` to move.
