@@ -419,7 +419,7 @@ fn bounded_vcf<'a>(
         max_depth: depth,
         max_nodes: INNER_VCF_NODES,
         cutoff,
-        shortest_first: true,
+        ..VcfLimits::default()
     };
     match solver.solve_for(board, attacker, limits) {
         VcfResult::Win(line) => Some(line),

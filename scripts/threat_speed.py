@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""How fast Ferrum's main search sees a long forced win (threat-sequence speed).
+
+Feeds each position of a puzzle file (default scripts/threat_positions.jsonl: 35
+positions from games Ferrum lost to PentaZen 0.4.18, where PentaZen, to move, reported a
+forced win of 17 to 34 plies) to the engine through the protocol, searching with a node
+limit (INFO max_node) or a time limit, and reads the MESSAGE lines: a position counts as
+found at the first iteration that reports a winning score (+M). Prints how many were
+found and the geometric mean of the nodes (or milliseconds) spent, counting a miss at
+the limit. Node limits make the figures independent of the machine's load (with a
+node limit the turn time is long, so the root tactics run to their node budgets, where
+a 1000 ms game gives them an eighth of the move's time).
+
+    scripts/threat_speed.py [--time] ENGINE LIMIT [FILE.jsonl]
+    scripts/threat_speed.py "target/release/pbrain-ferrum --threads 1" 2000000
+    scripts/threat_speed.py --time "target/release/pbrain-ferrum --threads 1" 2000
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def count(text):
+    """A MESSAGE node count: 950, 52K or 1.2M."""
+    scale = {"K": 1_000, "M": 1_000_000}.get(text[-1], 1)
+    return int(float(text.rstrip("KM")) * scale)
+
+
+def run(engine, limit, by_time, puzzles):
+    proc = subprocess.Popen(engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def send(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+
+    found = []
+    for p in puzzles:
+        send(f"START {p['size']}")
+        while proc.stdout.readline().strip() != "OK":
+            pass
+        send(f"INFO timeout_turn {limit if by_time else 1_000_000}")
+        send(f"INFO max_node {0 if by_time else limit}")
+        send("INFO rule 0")
+        # BOARD lines: 1 = own stone (the side to move), 2 = opponent's.
+        me = p["to_move"]
+        send("BOARD")
+        for colour in ("black", "white"):
+            for x, y in p[colour]:
+                send(f"{x},{y},{1 if colour == me else 2}")
+        send("DONE")
+        first = None
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                sys.exit(f"{engine} closed its output")
+            words = line.split()
+            if words[:2] == ["MESSAGE", "depth"]:
+                # MESSAGE depth D-SD ev E n N n/ms S tm T pv ...
+                if first is None and words[4].startswith("+M"):
+                    first = int(words[10]) if by_time else count(words[6])
+            elif words and words[0] not in ("MESSAGE", "DEBUG"):
+                break
+        found.append(first)
+    send("END")
+    proc.wait(timeout=10)
+    return found
+
+
+def main():
+    args = sys.argv[1:]
+    by_time = bool(args) and args[0] == "--time"
+    if by_time:
+        args = args[1:]
+    if len(args) not in (2, 3):
+        sys.exit(__doc__)
+    engine, limit = args[0], int(args[1])
+    path = args[2] if len(args) == 3 else os.path.join(os.path.dirname(__file__),
+                                                       "threat_positions.jsonl")
+    puzzles = [json.loads(l) for l in open(path) if l.strip()]
+    found = run(engine, limit, by_time, puzzles)
+    spent = [f if f is not None else limit for f in found]
+    geo = math.exp(sum(math.log(max(s, 1)) for s in spent) / len(spent))
+    unit = "ms" if by_time else "nodes"
+    print(f"found {sum(f is not None for f in found)}/{len(found)} within {limit} {unit}; "
+          f"geometric mean {geo:.0f} {unit} (a miss counts as {limit})")
+    print(" ".join("-" if f is None else str(f) for f in found))
+
+
+if __name__ == "__main__":
+    main()
