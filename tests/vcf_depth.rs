@@ -19,11 +19,16 @@ fn solve(board: &mut Board, max_depth: u32) -> VcfResult {
     VcfSolver::new(limits).solve(board)
 }
 
-fn check_file(file: &str, step: usize) {
+/// A shared puzzle file's text.
+fn puzzle_text(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/data/puzzles")
         .join(file);
-    let text = std::fs::read_to_string(path).expect("puzzle file");
+    std::fs::read_to_string(path).expect("puzzle file")
+}
+
+fn check_file(file: &str, step: usize) {
+    let text = puzzle_text(file);
     let mut checked = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(step) {
         let puzzle = parse_puzzle(line).expect("puzzle");
@@ -71,10 +76,7 @@ fn narrow_vcf_wins_are_real_vcfs() {
         ("renju_vcf.jsonl", 0.13),
         ("standard_vcf.jsonl", 0.28),
     ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/puzzles")
-            .join(file);
-        let text = std::fs::read_to_string(path).expect("puzzle file");
+        let text = puzzle_text(file);
         let (mut found, mut total) = (0, 0);
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let puzzle = parse_puzzle(line).expect("puzzle");

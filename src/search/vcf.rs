@@ -264,9 +264,15 @@ impl<'a> VcfSolver<'a> {
             // The opponent threatens five: only a four on that very point keeps the VCF.
             fours.retain(|&p| p == must);
         } else if self.limits.narrow && board.move_count() > self.root_moves {
+            // `four_moves` ranks the follow-up fours first (and `fours_within` keeps its
+            // order): the narrow list is its first two if they follow up.
             let last = last_stone(board, attacker);
-            fours.retain(|&p| follows_up(board, attacker, last, p));
-            fours.truncate(2);
+            let keep = fours
+                .iter()
+                .take(2)
+                .take_while(|&&p| follows_up(board, attacker, last, p))
+                .count();
+            fours.truncate(keep);
         }
         let mut won = false;
         for mv in fours {
