@@ -150,3 +150,53 @@ fn is_vcf_line(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
     }
     false
 }
+
+/// One narrow solver serves every leaf of a search thread, so a position it met below a
+/// call's first four (two fours tried there) may come back as a later call's first node
+/// (every four tried). The first failure must not decide the second call. Cases from
+/// the shared puzzles: the narrow VCF fails from the puzzle, but wins from the position
+/// after the full line's first four and its block; the same solver, asked the puzzle
+/// first, must still find that win.
+#[test]
+fn narrow_failures_below_a_first_four_do_not_hide_first_node_wins() {
+    let narrow = VcfLimits {
+        max_depth: 100,
+        narrow: true,
+        ..VcfLimits::default()
+    };
+    let mut cases = 0;
+    for file in ["freestyle_vcf.jsonl", "standard_vcf.jsonl"] {
+        let text = puzzle_text(file);
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let puzzle = parse_puzzle(line).expect("puzzle");
+            let mut board = puzzle.board.clone();
+            let attacker = board.to_move();
+            if !matches!(VcfSolver::new(narrow).solve(&mut board), VcfResult::NoWin) {
+                continue;
+            }
+            let VcfResult::Win(full) = solve(&mut board, 100) else {
+                panic!("{}: no VCF found", puzzle.id);
+            };
+            if full.len() < 3 {
+                continue;
+            }
+            let mut after = puzzle.board.clone();
+            after.make(full[0], attacker);
+            after.make(full[1], attacker.opp());
+            if !matches!(VcfSolver::new(narrow).solve(&mut after), VcfResult::Win(_)) {
+                continue;
+            }
+            let mut solver = VcfSolver::new(narrow);
+            solver.solve(&mut board);
+            assert!(
+                matches!(solver.solve(&mut after), VcfResult::Win(_)),
+                "{}: the win after {:?} was hidden by the first call's failure",
+                puzzle.id,
+                &full[..2]
+            );
+            cases += 1;
+        }
+    }
+    assert!(cases >= 20, "only {cases} cases");
+    eprintln!("narrow first-node cases: {cases}");
+}

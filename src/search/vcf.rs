@@ -34,8 +34,9 @@ pub struct VcfLimits<'a> {
     pub shortest_first: bool,
     /// Below the first move, only the two most promising fours on a line through the
     /// attacker's last stone (PentaZen's leaf VCF): a cheap look for the usual
-    /// continuous attack. Wins found are still proofs; failures are not, yet the
-    /// failure table keeps them like the others (a solver keeps one setting).
+    /// continuous attack. Wins found are still proofs; failures are not, and the
+    /// failure table keeps those of first nodes apart from the narrowed ones (a
+    /// solver keeps one setting).
     pub narrow: bool,
 }
 
@@ -53,6 +54,10 @@ impl Default for VcfLimits<'_> {
 
 /// Mixed into the failure keys when White attacks.
 const WHITE_ATTACKS_SALT: u64 = 0x5BD1_E995_2C6E_F1A3;
+/// Mixed into the failure keys of a narrow call's first node, which tries every four:
+/// a failure found there holds for other first nodes only, one found below it (two
+/// fours tried) for other nodes below a first one only.
+const NARROW_FIRST_SALT: u64 = 0xC2B2_AE3D_27D4_EB4F;
 
 /// Depth stored for a failure that did not depend on the depth limit.
 const COMPLETE: u32 = 255;
@@ -227,7 +232,11 @@ impl<'a> VcfSolver<'a> {
             }
         }
         // The attacker is part of the key: one solver may serve both sides in turn.
-        let key = board.hash() ^ (WHITE_ATTACKS_SALT * (attacker == Color::White) as u64);
+        let narrowed = self.limits.narrow && board.move_count() > self.root_moves;
+        let first = self.limits.narrow && !narrowed;
+        let key = board.hash()
+            ^ (WHITE_ATTACKS_SALT * (attacker == Color::White) as u64)
+            ^ (NARROW_FIRST_SALT * first as u64);
         match self.fails.lookup(key) {
             Some(COMPLETE) => return false,
             Some(d) if d >= depth => {
@@ -263,7 +272,7 @@ impl<'a> VcfSolver<'a> {
         if let Some(&must) = their_fives.first() {
             // The opponent threatens five: only a four on that very point keeps the VCF.
             fours.retain(|&p| p == must);
-        } else if self.limits.narrow && board.move_count() > self.root_moves {
+        } else if narrowed {
             // `four_moves` ranks the follow-up fours first (and `fours_within` keeps its
             // order): the narrow list is its first two if they follow up.
             let last = last_stone(board, attacker);
