@@ -11,6 +11,15 @@ use ferrum::search::vcf::{VcfLimits, VcfResult, VcfSolver};
 use ferrum::tools::solve::parse_puzzle;
 use std::path::Path;
 
+/// The leaf VCF's setting (two follow-up fours below the first), without its budgets.
+fn narrow_limits() -> VcfLimits<'static> {
+    VcfLimits {
+        max_depth: 100,
+        narrow: true,
+        ..VcfLimits::default()
+    }
+}
+
 fn solve(board: &mut Board, max_depth: u32) -> VcfResult {
     let limits = VcfLimits {
         max_depth,
@@ -82,13 +91,8 @@ fn narrow_vcf_wins_are_real_vcfs() {
             let puzzle = parse_puzzle(line).expect("puzzle");
             let mut board = puzzle.board.clone();
             let attacker = board.to_move();
-            let limits = VcfLimits {
-                max_depth: 100,
-                narrow: true,
-                ..VcfLimits::default()
-            };
             total += 1;
-            if let VcfResult::Win(win) = VcfSolver::new(limits).solve(&mut board) {
+            if let VcfResult::Win(win) = VcfSolver::new(narrow_limits()).solve(&mut board) {
                 let mut replay = puzzle.board.clone();
                 assert!(
                     is_vcf_line(&mut replay, attacker, &win),
@@ -159,11 +163,7 @@ fn is_vcf_line(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
 /// first, must still find that win.
 #[test]
 fn narrow_failures_below_a_first_four_do_not_hide_first_node_wins() {
-    let narrow = VcfLimits {
-        max_depth: 100,
-        narrow: true,
-        ..VcfLimits::default()
-    };
+    let narrow = narrow_limits();
     let mut cases = 0;
     for file in ["freestyle_vcf.jsonl", "standard_vcf.jsonl"] {
         let text = puzzle_text(file);
