@@ -19,11 +19,18 @@
 //! pulls the line, threat and count weights towards their current values, `--combo-l2`
 //! (default 1e-6) the combinations';
 //! `--pairs` fits one weight per two strongest patterns instead of one per combination.
+//! `--search-depth D` fits the evaluation to what a depth-D search (one thread, no root
+//! tactics) says of each position instead: the target is
+//! `lambda * result + (1 - lambda) * P(win)` of the search's score on the same scale K
+//! (a proven win or loss counts as 1 or 0), `--lambda` defaulting to 0. Such an
+//! evaluation predicts the search's own verdict, which the pruning at shallow depths
+//! relies on.
 //! Every tenth game is held out to check that the fit generalises. Prints the losses
 //! and the new tables as Rust: the first three to paste into `weights.rs`, then, after a
 //! marker line, the whole of `combo_weights.rs`.
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
+use crate::engine::Engine;
 use crate::eval::combo::{combo_id, COMBOS, COMBO_PATTERNS};
 use crate::eval::weights::{
     COMBO_VALUE, COUNT_BUCKETS, COUNT_GROUPS, LINE_VALUE, THREAT_COUNT_VALUE, THREAT_VALUE,
@@ -31,11 +38,14 @@ use crate::eval::weights::{
 };
 use crate::eval::{count_bucket, group_counts};
 use crate::search::movegen::{forced_moves, quick_win};
+use crate::search::score::is_mate;
+use crate::search::Limits;
 use anyhow::{anyhow, bail, Context, Result};
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0)";
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), or with\n  --search-depth to a depth-D search's scores of their positions";
 
 /// Weights per view: line patterns, then threat classes, then pattern combinations.
 const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT + COMBOS;
@@ -47,10 +57,13 @@ const COUNT_BASE: usize = 2 * PER_VIEW;
 const PARAMS: usize = COUNT_BASE + 2 * COUNT_GROUPS * COUNT_BUCKETS;
 
 /// One position: its non-zero features as (weight index, value), evaluation =
-/// weights · features, and the result for the side to move (1 win, 0.5 draw, 0 loss).
+/// weights · features, and the result for the side to move (1 win, 0.5 draw, 0 loss;
+/// replaced by the fitting target once the scale is known), with the search's score
+/// of the position when `--search-depth` asks for one.
 struct Sample {
     features: Vec<(u32, f32)>,
     result: f32,
+    search_score: Option<i32>,
 }
 
 /// All weights, per view: `PER_VIEW` each.
@@ -72,6 +85,8 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut combo_l2 = 1e-6f64;
     let mut pairs = false;
     let mut rule = Rule::Freestyle;
+    let mut search_depth = 0;
+    let mut lambda = 0.0f32;
     let mut files = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -85,6 +100,18 @@ pub fn run(args: &[String]) -> Result<String> {
                 l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
             }
             "--pairs" => pairs = true,
+            "--search-depth" => {
+                i += 1;
+                search_depth = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
+            }
+            "--lambda" => {
+                i += 1;
+                lambda = args
+                    .get(i)
+                    .and_then(|v| v.parse().ok())
+                    .filter(|l| (0.0..=1.0).contains(l))
+                    .context(USAGE)?;
+            }
             "--combo-l2" => {
                 i += 1;
                 combo_l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
@@ -117,9 +144,9 @@ pub fn run(args: &[String]) -> Result<String> {
             games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
         }
     }
+    let per_game = samples_of_games(&games, pairs, search_depth);
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (k, g) in games.iter().enumerate() {
-        let samples = samples_of(g, pairs);
+    for (k, samples) in per_game.into_iter().enumerate() {
         if k % 10 == 9 {
             test.extend(samples);
         } else {
@@ -131,6 +158,11 @@ pub fn run(args: &[String]) -> Result<String> {
     }
     let start = current_weights();
     let k = fit_scale(&train, &start);
+    if search_depth > 0 {
+        for s in train.iter_mut().chain(test.iter_mut()) {
+            set_search_target(s, k, lambda);
+        }
+    }
     let mut w = start.clone();
     let before = (loss(&train, &w, k), loss(&test, &w, k));
     let mut penalty = vec![l2; PARAMS];
@@ -270,8 +302,78 @@ fn find_property(chunk: &str, name: &str) -> Option<usize> {
     None
 }
 
-/// The positions of one game where the static evaluation decides.
-fn samples_of(g: &Game, pairs: bool) -> Vec<Sample> {
+/// The samples of every game, in game order. With a search depth the searches run on
+/// every core, games dealt out in turn, each thread with an engine of its own.
+fn samples_of_games(games: &[Game], pairs: bool, search_depth: i32) -> Vec<Vec<Sample>> {
+    if search_depth <= 0 {
+        return games.iter().map(|g| samples_of(g, pairs, None)).collect();
+    }
+    let threads = crate::engine::default_threads().clamp(1, games.len().max(1));
+    let mut per_thread: Vec<Vec<Vec<Sample>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let mut engine = Engine::new(LABEL_TT_BYTES, 1);
+                    games
+                        .iter()
+                        .skip(t)
+                        .step_by(threads)
+                        .map(|g| samples_of(g, pairs, Some((&mut engine, search_depth))))
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a labelling thread panicked"))
+            .collect()
+    });
+    let mut out = Vec::with_capacity(games.len());
+    let mut iters: Vec<_> = per_thread.iter_mut().map(|v| v.drain(..)).collect();
+    for k in 0..games.len() {
+        out.extend(iters[k % threads].next());
+    }
+    out
+}
+
+/// Transposition table of each labelling search's engine (one per worker thread).
+const LABEL_TT_BYTES: usize = 16 << 20;
+
+/// The score of a depth-`depth` search of `board` (one thread, no root tactics, a
+/// cleared table: the same position always gets the same score).
+fn search_score(engine: &mut Engine, board: &Board, depth: i32) -> i32 {
+    engine.clear();
+    let limits = Limits {
+        root_tactics: false,
+        ..Limits::depth(depth)
+    };
+    engine
+        .search(board, &limits, &AtomicBool::new(false), &|_| {})
+        .score
+}
+
+/// Replaces a sample's result by the fitting target for `--search-depth`: `lambda`
+/// parts the game's result, the rest the win probability of the search's score at
+/// scale `k` (a proven win or loss is 1 or 0).
+fn set_search_target(s: &mut Sample, k: f64, lambda: f32) {
+    let Some(score) = s.search_score else {
+        return;
+    };
+    let p = if is_mate(score) {
+        if score > 0 {
+            1.0
+        } else {
+            0.0
+        }
+    } else {
+        sigmoid(score as f64 / k) as f32
+    };
+    s.result = lambda * s.result + (1.0 - lambda) * p;
+}
+
+/// The positions of one game where the static evaluation decides, each with its
+/// search score when `label` gives an engine and a depth.
+fn samples_of(g: &Game, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> Vec<Sample> {
     let mut out = Vec::new();
     let Ok(mut board) = Board::new(g.size, g.size, g.rule) else {
         return out;
@@ -306,9 +408,13 @@ fn samples_of(g: &Game, pairs: bool) -> Vec<Sample> {
             Some(w) if w == us => 1.0,
             Some(_) => 0.0,
         };
+        let search_score = label
+            .as_mut()
+            .map(|(engine, depth)| search_score(engine, &board, *depth));
         out.push(Sample {
             features: mean,
             result,
+            search_score,
         });
     }
     out
@@ -576,6 +682,7 @@ mod tests {
             let s = Sample {
                 features: mean,
                 result: 0.5,
+                search_score: None,
             };
             // The engine floors each position's sums before taking the mean.
             let exact = eval(&s, &w);
@@ -586,6 +693,47 @@ mod tests {
             );
         }
         // Every sample the tuner keeps is built the same way.
-        assert!(!samples_of(g, false).is_empty());
+        assert!(!samples_of(g, false, None).is_empty());
+    }
+
+    #[test]
+    fn search_labels_are_the_searchs_scores_as_win_probabilities() {
+        // A quiet game of ten stones that Black won later (the result is what the
+        // game-result fit would use).
+        let sgf = "(;FF[4]GM[4]SZ[15]RU[0]RE[B+1]\n;B[hh];W[ig];B[gi];W[jf];B[ih];W[gh];B[hj];W[hg];B[fh];W[kh])";
+        let g = &parse_sgf_games(sgf).unwrap()[0];
+        let mut engine = Engine::new(LABEL_TT_BYTES, 1);
+        let labelled = samples_of(g, false, Some((&mut engine, 3)));
+        let plain = samples_of(g, false, None);
+        assert_eq!(labelled.len(), plain.len());
+        assert!(!labelled.is_empty());
+        // The labels are deterministic: the same searches again give the same scores.
+        let again = samples_of(g, false, Some((&mut engine, 3)));
+        let k = 400.0;
+        for ((mut a, b), c) in labelled.into_iter().zip(&plain).zip(&again) {
+            let score = a.search_score.expect("every labelled sample has a score");
+            assert_eq!(Some(score), c.search_score);
+            assert!(b.search_score.is_none());
+            assert!(!is_mate(score), "a quiet game: {score}");
+            let result = a.result;
+            set_search_target(&mut a, k, 0.0);
+            assert!((a.result as f64 - sigmoid(score as f64 / k)).abs() < 1e-6);
+            // With lambda 1 the game's result stays the target.
+            let mut d = Sample {
+                features: Vec::new(),
+                result,
+                search_score: Some(score),
+            };
+            set_search_target(&mut d, k, 1.0);
+            assert_eq!(d.result, result);
+        }
+        // A proven win is a certain target.
+        let mut won = Sample {
+            features: Vec::new(),
+            result: 0.0,
+            search_score: Some(crate::search::score::win_in(5)),
+        };
+        set_search_target(&mut won, k, 0.0);
+        assert_eq!(won.result, 1.0);
     }
 }
