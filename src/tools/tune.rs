@@ -303,37 +303,30 @@ fn find_property(chunk: &str, name: &str) -> Option<usize> {
 }
 
 /// The samples of every game, in game order. With a search depth the searches run on
-/// every core, games dealt out in turn, each thread with an engine of its own.
+/// every core, each thread with an engine of its own and a run of consecutive games.
 fn samples_of_games(games: &[Game], pairs: bool, search_depth: i32) -> Vec<Vec<Sample>> {
     if search_depth <= 0 {
         return games.iter().map(|g| samples_of(g, pairs, None)).collect();
     }
-    let threads = crate::engine::default_threads().clamp(1, games.len().max(1));
-    let mut per_thread: Vec<Vec<Vec<Sample>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
+    let threads = crate::engine::default_threads().max(1);
+    let chunk = games.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = games
+            .chunks(chunk)
+            .map(|run| {
                 scope.spawn(move || {
                     let mut engine = Engine::new(LABEL_TT_BYTES, 1);
-                    games
-                        .iter()
-                        .skip(t)
-                        .step_by(threads)
+                    run.iter()
                         .map(|g| samples_of(g, pairs, Some((&mut engine, search_depth))))
-                        .collect()
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().expect("a labelling thread panicked"))
+            .flat_map(|h| h.join().expect("a labelling thread panicked"))
             .collect()
-    });
-    let mut out = Vec::with_capacity(games.len());
-    let mut iters: Vec<_> = per_thread.iter_mut().map(|v| v.drain(..)).collect();
-    for k in 0..games.len() {
-        out.extend(iters[k % threads].next());
-    }
-    out
+    })
 }
 
 /// Transposition table of each labelling search's engine (one per worker thread).
