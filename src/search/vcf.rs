@@ -8,7 +8,7 @@
 use super::cutoff::Cutoff;
 use super::movegen::us_may_not_play;
 use crate::board::types::DIRS;
-use crate::board::{Board, Color, Pos, Threat};
+use crate::board::{Board, Color, Pattern, Pos, Threat};
 
 /// Outcome of a VCF search.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,9 +32,10 @@ pub struct VcfLimits<'a> {
     /// try). Without, the first line found at the full depth is taken: faster when
     /// any win will do.
     pub shortest_first: bool,
-    /// Below the first move, only the two most promising fours on a line through the
-    /// attacker's last stone (PentaZen's leaf VCF): a cheap look for the usual
-    /// continuous attack. Wins found are still proofs; failures are not, and the
+    /// Only fours that make more than a four, and below the first move only the two
+    /// most promising of them on a line through the attacker's last stone (PentaZen's
+    /// leaf VCF): a cheap look for the usual continuous attack. Wins found are still
+    /// proofs; failures are not, and the
     /// failure table keeps those of first nodes apart from the narrowed ones (a
     /// solver keeps one setting).
     pub narrow: bool,
@@ -272,7 +273,12 @@ impl<'a> VcfSolver<'a> {
         if let Some(&must) = their_fives.first() {
             // The opponent threatens five: only a four on that very point keeps the VCF.
             fours.retain(|&p| p == must);
-        } else if narrowed {
+        } else if self.limits.narrow && depth > 2 {
+            let before = fours.len();
+            fours.retain(|&p| makes_more_than_a_four(board, attacker, p));
+            self.hit_limit |= fours.len() < before;
+        }
+        if their_fives.is_empty() && narrowed {
             // `four_moves` ranks the follow-up fours first (and `fours_within` keeps its
             // order): the narrow list is its first two if they follow up.
             let last = last_stone(board, attacker);
@@ -441,6 +447,24 @@ fn follows_up(board: &Board, attacker: Color, last: Option<Pos>, p: Pos) -> bool
         .is_some_and(|d| board.pattern(attacker, p, d).four_count() > 0)
 }
 
+/// Whether `attacker`'s four at `p` makes more than the four, as the narrow VCF
+/// requires of every four it plays (PentaZen 0.4.18's VCF likewise): a three or
+/// another four on another line, or, in renju, a block the defender may be forbidden.
+/// After a bare four and its block the attacker has no four point it did not have
+/// before; a line that needs such a four is given up (the depth-limited searches at
+/// the end of a line have their own, exact filter, `fours_within`). Against PentaZen
+/// at 1000 ms: 100-88-12 in two runs (53.0 %), where the build without it scored
+/// 82-84-17 in 183 games (49.5 %): at least even, the gain within the noise.
+fn makes_more_than_a_four(board: &Board, attacker: Color, p: Pos) -> bool {
+    board.threat(attacker, p) >= Threat::BLOCK4_FLEX3
+        || (0..DIRS.len()).any(|d| {
+            let pat = board.pattern(attacker, p, d);
+            pat >= Pattern::B3 && pat.four_count() == 0
+        })
+        || (board.rule().has_forbidden(attacker.opp())
+            && block_may_be_forbidden(board, attacker, p))
+}
+
 /// Whether a four of `attacker` at `p` has, on its own line and within reach, a cell
 /// that is a four point already (on another line): past the block, the four's stones
 /// may give that cell a second four.
@@ -564,6 +588,44 @@ mod tests {
             ..VcfLimits::default()
         };
         VcfSolver::new(limits).solve(board)
+    }
+
+    /// The narrow VCF plays no four that makes nothing else: with a lone closed three
+    /// it stops at its first node, where the full VCF tries both of the three's fours.
+    #[test]
+    fn the_narrow_vcf_skips_bare_fours() {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (8, 7), (9, 7)] {
+            board.make(Pos::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(6, 7), (2, 2), (12, 12)] {
+            board.make(Pos::from_xy(x, y), Color::White);
+        }
+        board.set_to_move(Color::Black);
+        let mut nodes = |narrow| {
+            let limits = VcfLimits {
+                max_depth: 12,
+                shortest_first: false,
+                narrow,
+                ..VcfLimits::default()
+            };
+            let mut solver = VcfSolver::new(limits);
+            assert_eq!(solver.solve(&mut board), VcfResult::NoWin);
+            solver.nodes
+        };
+        assert_eq!(nodes(true), 1);
+        assert!(nodes(false) > 1);
+        // With a three beside it the four is played, and the four-three found.
+        let mut board = four_three();
+        let limits = VcfLimits {
+            narrow: true,
+            shortest_first: false,
+            ..VcfLimits::default()
+        };
+        assert!(matches!(
+            VcfSolver::new(limits).solve(&mut board),
+            VcfResult::Win(_)
+        ));
     }
 
     /// The leaf pruning of short searches keeps the fours that win in time: the
