@@ -35,9 +35,8 @@ pub struct VcfLimits<'a> {
     /// Only fours that make more than a four, and below the first move only the two
     /// most promising of them on a line through the attacker's last stone (PentaZen's
     /// leaf VCF): a cheap look for the usual continuous attack. Wins found are still
-    /// proofs; failures are not, and the
-    /// failure table keeps those of first nodes apart from the narrowed ones (a
-    /// solver keeps one setting).
+    /// proofs; failures are not, and the failure table keeps those of first nodes
+    /// apart from the narrowed ones (a solver keeps one setting).
     pub narrow: bool,
 }
 
