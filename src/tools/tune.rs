@@ -47,6 +47,12 @@ use std::sync::atomic::AtomicBool;
 pub const USAGE: &str =
     "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), or with\n  --search-depth to a depth-D search's scores of their positions";
 
+/// The value after the option at `args[*i]`, parsed; `*i` moves onto it.
+fn option_value<T: std::str::FromStr>(args: &[String], i: &mut usize) -> Result<T> {
+    *i += 1;
+    args.get(*i).and_then(|v| v.parse().ok()).context(USAGE)
+}
+
 /// Weights per view: line patterns, then threat classes, then pattern combinations.
 const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT + COMBOS;
 /// Offset of the combinations in a view's weights.
@@ -91,42 +97,20 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
-            "--iterations" => {
-                i += 1;
-                iterations = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
-            }
-            "--l2" => {
-                i += 1;
-                l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
-            }
+            "--iterations" => iterations = option_value(args, &mut i)?,
+            "--l2" => l2 = option_value(args, &mut i)?,
             "--pairs" => pairs = true,
-            "--search-depth" => {
-                i += 1;
-                search_depth = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
-            }
+            "--search-depth" => search_depth = option_value(args, &mut i)?,
             "--lambda" => {
-                i += 1;
-                lambda = args
-                    .get(i)
-                    .and_then(|v| v.parse().ok())
-                    .filter(|l| (0.0..=1.0).contains(l))
-                    .context(USAGE)?;
+                lambda = option_value(args, &mut i)?;
+                if !(0.0..=1.0).contains(&lambda) {
+                    bail!("{USAGE}");
+                }
             }
-            "--combo-l2" => {
-                i += 1;
-                combo_l2 = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
-            }
-            "--rate" => {
-                i += 1;
-                rate = args.get(i).and_then(|v| v.parse().ok()).context(USAGE)?;
-            }
+            "--combo-l2" => combo_l2 = option_value(args, &mut i)?,
+            "--rate" => rate = option_value(args, &mut i)?,
             "--rule" => {
-                i += 1;
-                rule = args
-                    .get(i)
-                    .and_then(|v| v.parse().ok())
-                    .and_then(Rule::from_gomocup)
-                    .context(USAGE)?;
+                rule = Rule::from_gomocup(option_value(args, &mut i)?).context(USAGE)?;
             }
             f => files.push(f.to_string()),
         }
