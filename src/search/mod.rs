@@ -3,6 +3,7 @@
 
 pub mod cutoff;
 pub mod movegen;
+mod picker;
 pub mod root_tactics;
 pub mod score;
 pub mod vcf;

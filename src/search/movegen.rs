@@ -70,7 +70,22 @@ pub fn forced_moves(board: &mut Board) -> Option<Forced> {
 
 /// The moves worth searching when no five decides, best first: under threat only our
 /// fours and the points on the opponent's threat lines.
-pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i32)> {
+pub fn move_list(board: &mut Board, history: impl Fn(Pos) -> i32) -> Vec<(Pos, i32)> {
+    let mut list = Vec::new();
+    scored_moves(board, history, &mut Vec::new(), &mut list);
+    list.sort_by_key(|e| std::cmp::Reverse(e.1));
+    list
+}
+
+/// [`move_list`]'s moves with their ordering scores into `out` (cleared first), in
+/// candidate order (row by row): the search orders them lazily (`search::picker`).
+/// `cands` is scratch space.
+pub fn scored_moves(
+    board: &mut Board,
+    history: impl Fn(Pos) -> i32,
+    cands: &mut Vec<Pos>,
+    out: &mut Vec<(Pos, i32)>,
+) {
     let us = board.to_move();
     let them = us.opp();
     let their_strong = board.threat_count(them, Threat::FLEX4) > 0;
@@ -85,10 +100,11 @@ pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i
     } else {
         None
     };
-    let mut cands = Vec::with_capacity(64);
-    board.candidates_into(&mut cands);
-    let mut list = Vec::with_capacity(cands.len());
-    for p in cands {
+    cands.clear();
+    board.candidates_into(cands);
+    out.clear();
+    let mut shaped = 0;
+    for &p in cands.iter() {
         let mine = board.threat(us, p);
         let theirs = board.threat(them, p);
         if let Some(floor) = defence_floor {
@@ -105,16 +121,16 @@ pub fn move_list(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Vec<(Pos, i
             + board.cell_score(us, p)
             + board.cell_score(them, p) / 2
             + history(p);
-        list.push((p, score, mine == Threat::NONE && theirs == Threat::NONE));
+        shaped += (mine != Threat::NONE || theirs != Threat::NONE) as usize;
+        out.push((p, score));
     }
     // Cells where neither side makes even a two are not worth searching once enough
     // cells are (pattern engines' usual candidate filter).
-    if list.iter().filter(|m| !m.2).count() >= MIN_SHAPED_MOVES {
-        list.retain(|m| !m.2);
+    if shaped >= MIN_SHAPED_MOVES {
+        out.retain(|&(p, _)| {
+            board.threat(us, p) != Threat::NONE || board.threat(them, p) != Threat::NONE
+        });
     }
-    let mut list: Vec<(Pos, i32)> = list.into_iter().map(|m| (m.0, m.1)).collect();
-    list.sort_by_key(|e| std::cmp::Reverse(e.1));
-    list
 }
 
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are

@@ -1,7 +1,8 @@
 //! One search thread: iterative deepening PVS with a VCF quiescence.
 
 use super::cutoff::Cutoff;
-use super::movegen::{forced_moves, move_list, quick_win, Forced};
+use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
+use super::picker::MovePicker;
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::vcf::{VcfLimits, VcfResult, VcfSolver};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
@@ -122,6 +123,11 @@ pub struct Worker<'a> {
     excluded: Vec<Pos>,
     history: Vec<[i32; 2]>,
     pv: Vec<Vec<Pos>>,
+    /// Per ply, the buffers of the move list and of its order (reused node after node).
+    move_lists: Vec<Vec<(Pos, i32)>>,
+    pick_keys: Vec<Vec<u64>>,
+    /// The move generator's candidate cells (scratch).
+    candidates: Vec<Pos>,
     /// Static evaluation of the node at each ply, where one was computed.
     evals: Vec<Option<i32>>,
     /// The quiescence's VCF solver.
@@ -162,6 +168,9 @@ impl<'a> Worker<'a> {
             excluded: vec![Pos::NONE; MAX_PLY + 2],
             history: vec![[0; 2]; crate::board::types::CELLS],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            move_lists: vec![Vec::new(); MAX_PLY + 2],
+            pick_keys: vec![Vec::new(); MAX_PLY + 2],
+            candidates: Vec::new(),
             evals: vec![None; MAX_PLY + 2],
             vcf: VcfSolver::new(VcfLimits::default()),
             cautious: false,
@@ -321,13 +330,13 @@ impl<'a> Worker<'a> {
         }
         // Fives on the board decide from the threat counts alone; the (costly) move
         // list is built only after the TT had its chance to cut.
-        let forced_list = match forced_moves(&mut self.board) {
+        let forced_block = match forced_moves(&mut self.board) {
             Some(Forced::Win(p)) => {
                 self.pv[ply].push(p);
                 return win_in(ply + 1);
             }
             Some(Forced::Lost) => return lost_in(ply + 2),
-            Some(Forced::Block(p)) => Some(vec![(p, 0)]),
+            Some(Forced::Block(p)) => Some(p),
             None => {
                 if let Some((p, plies)) = quick_win(&mut self.board) {
                     // A threat the opponent cannot stop in time.
@@ -341,7 +350,7 @@ impl<'a> Worker<'a> {
             return evaluate(&self.board);
         }
         // A forced block is searched at the same depth (an extension for forced replies).
-        let forced = forced_list.is_some();
+        let forced = forced_block.is_some();
         if depth <= 0 && !forced {
             return self.quiesce(alpha, beta, ply);
         }
@@ -408,13 +417,18 @@ impl<'a> Worker<'a> {
         let futile = static_eval
             .is_some_and(|e| depth <= FUTILITY_MAX_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
 
-        let mut list = match forced_list {
-            Some(list) => list,
+        // This ply's buffers, lent out while the node needs them (an allocation per node
+        // and list cost 4 % of the instructions).
+        let mut list = std::mem::take(&mut self.move_lists[ply]);
+        list.clear();
+        match forced_block {
+            Some(p) => list.push((p, 0)),
             None => {
                 let history = &self.history;
-                move_list(&mut self.board, &|p: Pos| history[p.idx()][us.idx()] / 64)
+                let history = |p: Pos| history[p.idx()][us.idx()] / 64;
+                scored_moves(&mut self.board, history, &mut self.candidates, &mut list);
             }
-        };
+        }
         if list.is_empty() {
             // No candidate: a full board is a draw; only forbidden moves left loses.
             return if self.board.empty_count() == 0 {
@@ -435,7 +449,10 @@ impl<'a> Worker<'a> {
                 return -INFINITE;
             }
         }
-        self.order(&mut list, tt_move, ply);
+        let keys = std::mem::take(&mut self.pick_keys[ply]);
+        let killers = &self.killers[ply];
+        let mut moves = MovePicker::new(keys, &list, tt_move, killers, self.counter_move());
+        self.move_lists[ply] = list;
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Pos::NONE;
@@ -484,7 +501,7 @@ impl<'a> Worker<'a> {
             self.pv[ply].clear();
             singular = v < singular_beta;
         }
-        for (i, &(mv, _)) in list.iter().enumerate() {
+        for (i, mv) in moves.by_ref().enumerate() {
             // Fours are never cut by the width: a four-chain win (or a counter-four that
             // refutes one) ordered late would otherwise go unseen, and a pruned
             // counter-four makes the opponent's attack look like a proven win.
@@ -577,6 +594,7 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        self.pick_keys[ply] = moves.into_keys();
         if !(self.stopped() && ply == 0) && excluded == Pos::NONE {
             let bound = if best_score >= beta {
                 Bound::Lower
@@ -607,21 +625,6 @@ impl<'a> Worker<'a> {
         let result = self.vcf.solve_for(&mut self.board, us, limits);
         self.nodes += self.vcf.nodes - before;
         result
-    }
-
-    /// TT move first, then killers and the counter-move, then the generator's order.
-    fn order(&self, list: &mut [(Pos, i32)], tt_move: Pos, ply: usize) {
-        let counter = self.counter_move();
-        for entry in list.iter_mut() {
-            if entry.0 == tt_move {
-                entry.1 = i32::MAX;
-            } else if self.killers[ply].contains(&entry.0) {
-                entry.1 += 150;
-            } else if entry.0 == counter {
-                entry.1 += 100;
-            }
-        }
-        list.sort_by_key(|e| std::cmp::Reverse(e.1));
     }
 
     /// The quiet move that last refuted the opponent's last move, if any.
