@@ -124,6 +124,11 @@ pub struct RuleTables {
     /// five), forbidden if at least two of them are real threes, which only the
     /// recursive check on the board can tell. One lookup answers both.
     class: [Box<[u8]>; 2],
+    /// Whether a stone changes the patterns of cells `HALF_LINE` away: never in
+    /// freestyle, where a five needs only four cells on each side and an overline is a
+    /// five too (a test checks every key); under the other rules it can block or make
+    /// an overline or a blocked end.
+    pub far_cells_matter: bool,
 }
 
 impl RuleTables {
@@ -177,6 +182,7 @@ impl RuleTables {
             half_ids,
             pair,
             class,
+            far_cells_matter: rule != Rule::Freestyle,
         }
     }
 
@@ -435,6 +441,19 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// `far_cells_matter` is false only where no pattern depends on the cells five away
+    /// (`Board::make` skips their lookups then), and true where one does.
+    #[test]
+    fn far_cells_matter_exactly_where_they_change_a_pattern() {
+        let far = !(3 << key_shift(-5) | 3 << key_shift(5));
+        for rule in Rule::ALL {
+            let tables = RuleTables::get(rule);
+            let depends =
+                (0..KEY_COUNT as u32).any(|key| tables.patterns(key) != tables.patterns(key & far));
+            assert_eq!(depends, tables.far_cells_matter, "{rule:?}");
         }
     }
 
