@@ -437,15 +437,28 @@ impl Board {
             SEEN_BY.len() - 2
         };
         for (dir, &step) in DIRS.iter().enumerate() {
-            for (i, &(steps, shift)) in SEEN_BY.iter().enumerate() {
-                let q = p.offset(steps * step);
-                let key = &mut self.keys[q.idx()][dir];
-                *key = (*key & !(3 << shift)) | (code << shift);
-                if refresh && i < refreshed && self.cells[q.idx()] == Cell::Empty {
-                    let pats = self.tables.patterns(*key);
-                    self.refresh(q, dir, pats);
-                }
+            // Unrolled: each cell's tests get branches of their own, which the
+            // predictor learns apart (a near cell's patterns nearly always change, a far
+            // one's seldom).
+            macro_rules! each_seen {
+                ($($i:literal)*) => {$(
+                    self.see(p, dir, step, $i, code, refresh && $i < refreshed);
+                )*};
             }
+            each_seen!(0 1 2 3 4 5 6 7 8 9);
+        }
+    }
+
+    /// `update_keys` for the cell `SEEN_BY[i]` of `p` on direction `dir`.
+    #[inline(always)]
+    fn see(&mut self, p: Pos, dir: usize, step: isize, i: usize, code: u32, refresh: bool) {
+        let (steps, shift) = SEEN_BY[i];
+        let q = p.offset(steps * step);
+        let key = &mut self.keys[q.idx()][dir];
+        *key = (*key & !(3 << shift)) | (code << shift);
+        if refresh && self.cells[q.idx()] == Cell::Empty {
+            let pats = self.tables.patterns(*key);
+            self.refresh(q, dir, pats);
         }
     }
 
