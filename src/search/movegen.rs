@@ -121,16 +121,20 @@ pub fn scored_moves(
             + board.cell_score(us, p)
             + board.cell_score(them, p) / 2
             + history(p);
-        shaped += (mine != Threat::NONE || theirs != Threat::NONE) as usize;
+        shaped += has_shape(board, us, p) as usize;
         out.push((p, score));
     }
     // Cells where neither side makes even a two are not worth searching once enough
     // cells are (pattern engines' usual candidate filter).
     if shaped >= MIN_SHAPED_MOVES {
-        out.retain(|&(p, _)| {
-            board.threat(us, p) != Threat::NONE || board.threat(them, p) != Threat::NONE
-        });
+        out.retain(|&(p, _)| has_shape(board, us, p));
     }
+}
+
+/// Whether either side makes at least a two on `p`.
+#[inline(always)]
+fn has_shape(board: &Board, us: Color, p: Pos) -> bool {
+    board.threat(us, p) != Threat::NONE || board.threat(us.opp(), p) != Threat::NONE
 }
 
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are
