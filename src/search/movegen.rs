@@ -121,20 +121,21 @@ pub fn scored_moves(
             + board.cell_score(us, p)
             + board.cell_score(them, p) / 2
             + history(p);
-        shaped += has_shape(board, us, p) as usize;
+        shaped += is_shaped(mine, theirs) as usize;
         out.push((p, score));
     }
     // Cells where neither side makes even a two are not worth searching once enough
     // cells are (pattern engines' usual candidate filter).
     if shaped >= MIN_SHAPED_MOVES {
-        out.retain(|&(p, _)| has_shape(board, us, p));
+        out.retain(|&(p, _)| is_shaped(board.threat(us, p), board.threat(them, p)));
     }
 }
 
-/// Whether either side makes at least a two on `p`.
+/// Whether either side makes at least a two on a cell, from both sides' threat classes
+/// there (the loop above has them already; looking them up again cost a board read).
 #[inline(always)]
-fn has_shape(board: &Board, us: Color, p: Pos) -> bool {
-    board.threat(us, p) != Threat::NONE || board.threat(us.opp(), p) != Threat::NONE
+fn is_shaped(mine: Threat, theirs: Threat) -> bool {
+    mine != Threat::NONE || theirs != Threat::NONE
 }
 
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are
