@@ -4,6 +4,7 @@
 pub mod cutoff;
 pub mod movegen;
 mod picker;
+mod pruning;
 pub mod root_tactics;
 pub mod score;
 pub mod vcf;

@@ -3,6 +3,10 @@
 use super::cutoff::Cutoff;
 use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
 use super::picker::MovePicker;
+use super::pruning::{
+    lmr, lmr_threat, move_count_limit, width_limit, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
+    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::vcf::{VcfLimits, VcfResult, VcfSolver};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
@@ -11,51 +15,6 @@ use crate::eval::evaluate;
 use crate::timeman::SoftScale;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;
-
-/// ln(depth) * ln(move number), the shape of both late-move reductions (as in most
-/// alpha-beta engines); `i` is the move's index (0 = first).
-fn lmr_product(depth: i32, i: usize) -> f64 {
-    (depth.max(1) as f64).ln() * ((i + 1) as f64).ln()
-}
-
-/// Late-move reduction in plies for a quiet move: the product / 2, truncated (PentaZen
-/// 0.4.18's divisor; a non-PV node adds a ply). The divisor was 1.3, part of the
-/// pruning set that won 152-71-8 in self-play; against PentaZen at 1000 ms 2.0 scored
-/// 78-71-18 in 167 games (52.1 %) where 1.3 scored 79-90-15 in 184 (47.0 %), played
-/// side by side (README, session 24).
-fn lmr(depth: i32, i: usize) -> i32 {
-    (lmr_product(depth, i) / 2.0) as i32
-}
-
-/// Late-move reduction for a move that makes or stops a three or a four: milder, the
-/// product / 2 rounded (PentaZen 0.4.18 reduces every late move so).
-fn lmr_threat(depth: i32, i: usize) -> i32 {
-    (lmr_product(depth, i) / 2.0).round() as i32
-}
-
-/// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the
-/// count grows as depth^1.32 (Rapfi's published shape), halved when the side to move's
-/// static evaluation has not improved over its previous turn.
-fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let full = 3 + (depth.max(0) as f64).powf(1.32) as usize;
-    if improving {
-        full
-    } else {
-        full / 2
-    }
-}
-
-/// Moves searched at a node of `depth` below the first two plies, on a calm board
-/// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
-/// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables).
-fn width_limit(depth: i32, calm: bool) -> usize {
-    let d = depth.max(1) as f64;
-    if calm {
-        ((15.0 * d.sqrt() - 12.0).round() as usize).clamp(1, 32)
-    } else {
-        ((5.0 * d.sqrt() - 2.0).round() as usize).clamp(1, 8)
-    }
-}
 
 /// Whether thread `id` leaves out iteration `depth`. The main thread (0) searches
 /// every depth; a helper skips runs of depths (runs of 1 for helpers 1-4, of 2 for 5-8,
@@ -87,21 +46,6 @@ const QS_VCF_NODES: u64 = 300;
 /// makes nothing else (`VcfLimits::narrow`): against PentaZen at 1000 ms the first
 /// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
 const QS_VCF_NARROW: bool = true;
-/// Static pruning at quiet non-PV nodes, margins in evaluation units per ply of depth:
-/// reverse futility (the evaluation beats beta by a margin: return it), razoring (the
-/// evaluation is far below alpha: ask the quiescence, i.e. our VCF, whether it can do
-/// better) and futility (far below alpha: only the first quiet move is searched).
-/// Razoring reaches depth 4 (PentaZen razors below 5): +44 and +55 Elo in self-play at
-/// 200 and 500 ms against depth 2 (README). The margins were 120, 200 and 150: every
-/// trial that pruned more lost, and these (x1.5, pruning less) scored 53-30-10 (62.4 %)
-/// against PentaZen at 1000 ms where the old ones scored 47-42-11 (52.5 %) the same day
-/// (README, session 25; not proven).
-const RFP_MAX_DEPTH: i32 = 3;
-const RFP_MARGIN: i32 = 180;
-const RAZOR_MAX_DEPTH: i32 = 4;
-const RAZOR_MARGIN: i32 = 300;
-const FUTILITY_MAX_DEPTH: i32 = 2;
-const FUTILITY_MARGIN: i32 = 225;
 /// Singular extension: the least depth, and the margin below the table's score (per
 /// ply of depth) that every other move must stay under. With a margin of 4 the
 /// extensions chained (depth 14 cost 3.4 times the nodes on the README's position);
