@@ -10,7 +10,9 @@
 /// 200 and 500 ms against depth 2 (README). The margins were 120, 200 and 150: every
 /// trial that pruned more lost, and these (x1.5, pruning less) scored 53-30-10 (62.4 %)
 /// against PentaZen at 1000 ms where the old ones scored 47-42-11 (52.5 %) the same day
-/// (README, session 25; not proven).
+/// (README, session 25; not proven). Pruning still less did not gain: x2 scored 51-40-9
+/// in 100 beside these (61-49-23 in 133), x3 and no static pruning at all started worse
+/// (8-11-1, 4-9-0; README, session 26).
 pub const RFP_MAX_DEPTH: i32 = 3;
 pub const RFP_MARGIN: i32 = 180;
 pub const RAZOR_MAX_DEPTH: i32 = 4;
