@@ -15,6 +15,7 @@ pub mod tools {
     //! Helpers for the command-line tools and tests.
     pub mod analyze;
     pub mod json;
+    pub mod sample;
     pub mod solve;
     pub mod tune;
 }

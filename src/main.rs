@@ -72,6 +72,18 @@ fn main() {
                 std::process::exit(2);
             }
         }
+        Some("sample-leaves") => {
+            let mut stdout = std::io::stdout().lock();
+            match ferrum::tools::sample::run(&rest[1..], &mut stdout) {
+                Ok((searched, written)) => {
+                    log::info!("sample-leaves: {searched} positions searched, {written} leaves")
+                }
+                Err(e) => {
+                    println!("sample-leaves: {e:#}");
+                    std::process::exit(2);
+                }
+            }
+        }
         Some("tune") => match ferrum::tools::tune::run(&rest[1..]) {
             Ok(report) => println!("{report}"),
             Err(e) => {
@@ -81,7 +93,7 @@ fn main() {
         },
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf...]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf... | sample-leaves GAMES.psq...]"
             );
             std::process::exit(2);
         }

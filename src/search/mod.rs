@@ -39,6 +39,9 @@ pub struct Limits {
     pub allowed: Option<Vec<Pos>>,
     /// Whether to run the root tactics (VCF/VCT wins, VCF defence) first.
     pub root_tactics: bool,
+    /// Report a leaf where the quiescence stands pat (`SearchEvent::Leaf`) whenever the
+    /// main thread's node count is a multiple of this; 0 never (`sample-leaves`).
+    pub sample_leaves: u64,
 }
 
 impl Default for Limits {
@@ -54,6 +57,7 @@ impl Default for Limits {
             report_root_moves: false,
             allowed: None,
             root_tactics: true,
+            sample_leaves: 0,
         }
     }
 }
@@ -85,6 +89,9 @@ pub enum SearchEvent {
     Iteration(Progress),
     /// The main thread starts searching this root move (when asked for).
     RootMove(Pos),
+    /// The moves from the empty board to a leaf where the quiescence stood pat on the
+    /// static evaluation (`Limits::sample_leaves`).
+    Leaf(Vec<Pos>),
 }
 
 /// The progress callback type.

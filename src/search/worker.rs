@@ -646,6 +646,7 @@ impl<'a> Worker<'a> {
             || ply >= MAX_PLY - 4
             || self.board.threat_count_at_least(us, Threat::BLOCK4) == 0
         {
+            self.sample_leaf();
             return stand;
         }
         if let VcfResult::Win(line) = self.leaf_vcf() {
@@ -653,7 +654,23 @@ impl<'a> Worker<'a> {
             self.pv[ply] = line;
             return win_in(ply + plies);
         }
+        self.sample_leaf();
         stand
+    }
+
+    /// Reports this stand-pat leaf's moves when `Limits::sample_leaves` asks for it
+    /// (the positions where the static evaluation decides, for fitting it to a
+    /// teacher's verdict: `pbrain-ferrum sample-leaves`).
+    #[inline(always)]
+    fn sample_leaf(&self) {
+        let every = self.limits.sample_leaves;
+        if every == 0 || !self.nodes.is_multiple_of(every) {
+            return;
+        }
+        if let Some(report) = self.report {
+            let moves = self.board.history().iter().map(|&(p, _)| p).collect();
+            report(&SearchEvent::Leaf(moves));
+        }
     }
 }
 

@@ -25,9 +25,13 @@
 //! (a proven win or loss counts as 1 or 0), `--lambda` defaulting to 0. Such an
 //! evaluation predicts the search's own verdict, which the pruning at shallow depths
 //! relies on.
-//! Every tenth game is held out to check that the fit generalises. Prints the losses
-//! and the new tables as Rust: the first three to paste into `weights.rs`, then, after a
-//! marker line, the whole of `combo_weights.rs`.
+//! `--positions FILE` fits to a teacher's verdicts instead of games: each line holds
+//! the moves to a 15x15 position (`x,y` from 0, Black first), a tab and the probability
+//! that its side to move wins (`pbrain-ferrum sample-leaves` picks the positions where
+//! the search uses the evaluation; `scripts/label_positions.py` asks a stronger engine).
+//! Every tenth game (or line) is held out to check that the fit generalises. Prints the
+//! losses and the new tables as Rust: the first three to paste into `weights.rs`, then,
+//! after a marker line, the whole of `combo_weights.rs`.
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::engine::Engine;
@@ -45,10 +49,10 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES...\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), or with\n  --search-depth to a depth-D search's scores of their positions";
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES... | --positions FILE\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), with\n  --search-depth to a depth-D search's scores of their positions, or with --positions\n  to the win probabilities of FILE's lines (moves, a tab, the probability)";
 
 /// The value after the option at `args[*i]`, parsed; `*i` moves onto it.
-fn option_value<T: std::str::FromStr>(args: &[String], i: &mut usize) -> Result<T> {
+pub(crate) fn option_value<T: std::str::FromStr>(args: &[String], i: &mut usize) -> Result<T> {
     *i += 1;
     args.get(*i).and_then(|v| v.parse().ok()).context(USAGE)
 }
@@ -75,13 +79,29 @@ struct Sample {
 /// All weights, per view: `PER_VIEW` each.
 type Weights = Vec<f64>;
 
-/// One game read from SGF.
-struct Game {
-    size: usize,
-    rule: Rule,
+/// One finished game read from SGF or `.psq`.
+pub struct Game {
+    pub size: usize,
+    pub rule: Rule,
     /// Winner, `None` for a draw.
-    winner: Option<Color>,
-    moves: Vec<(usize, usize)>,
+    pub winner: Option<Color>,
+    /// Stones in order, Black first, (x, y) from 0.
+    pub moves: Vec<(usize, usize)>,
+}
+
+/// The finished games of SGF collections and `.psq` files (the latter replayed under
+/// `rule` for their result).
+pub fn read_games(files: &[String], rule: Rule) -> Result<Vec<Game>> {
+    let mut games = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        if f.ends_with(".psq") {
+            games.extend(parse_psq_game(&text, rule).with_context(|| format!("parsing {f}"))?);
+        } else {
+            games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
+        }
+    }
+    Ok(games)
 }
 
 pub fn run(args: &[String]) -> Result<String> {
@@ -93,6 +113,7 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut rule = Rule::Freestyle;
     let mut search_depth = 0;
     let mut lambda = 0.0f32;
+    let mut positions = None;
     let mut files = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -108,6 +129,7 @@ pub fn run(args: &[String]) -> Result<String> {
                 }
             }
             "--combo-l2" => combo_l2 = option_value(args, &mut i)?,
+            "--positions" => positions = Some(option_value::<String>(args, &mut i)?),
             "--rate" => rate = option_value(args, &mut i)?,
             "--rule" => {
                 rule = Rule::from_gomocup(option_value(args, &mut i)?).context(USAGE)?;
@@ -116,19 +138,33 @@ pub fn run(args: &[String]) -> Result<String> {
         }
         i += 1;
     }
-    if files.is_empty() {
+    if files.is_empty() == positions.is_none() {
         bail!("{USAGE}");
     }
-    let mut games = Vec::new();
-    for f in &files {
+    if let Some(f) = &positions {
         let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
-        if f.ends_with(".psq") {
-            games.extend(parse_psq_game(&text, rule).with_context(|| format!("parsing {f}"))?);
-        } else {
-            games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
-        }
+        let per_position = parse_positions(&text, rule, pairs)?;
+        return fit(per_position, iterations, rate, l2, combo_l2, pairs, None);
     }
+    let games = read_games(&files, rule)?;
     let per_game = samples_of_games(&games, pairs, search_depth);
+    let label = (search_depth > 0).then_some(lambda);
+    fit(per_game, iterations, rate, l2, combo_l2, pairs, label)
+}
+
+/// Fits the weights to the samples, grouped by game (every tenth group held out), and
+/// formats the result. `search_lambda`: the samples carry search scores, to be mixed
+/// with the results so.
+fn fit(
+    per_game: Vec<Vec<Sample>>,
+    iterations: usize,
+    rate: f64,
+    l2: f64,
+    combo_l2: f64,
+    pairs: bool,
+    search_lambda: Option<f32>,
+) -> Result<String> {
+    let groups = per_game.len();
     let (mut train, mut test) = (Vec::new(), Vec::new());
     for (k, samples) in per_game.into_iter().enumerate() {
         if k % 10 == 9 {
@@ -138,11 +174,11 @@ pub fn run(args: &[String]) -> Result<String> {
         }
     }
     if train.is_empty() || test.is_empty() {
-        bail!("too few positions ({} games)", games.len());
+        bail!("too few positions ({groups} games)");
     }
     let start = current_weights();
     let k = fit_scale(&train, &start);
-    if search_depth > 0 {
+    if let Some(lambda) = search_lambda {
         for s in train.iter_mut().chain(test.iter_mut()) {
             set_search_target(s, k, lambda);
         }
@@ -159,8 +195,7 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut out = String::new();
     writeln!(
         out,
-        "// {} games, {} training / {} held-out positions, K = {k:.1}",
-        games.len(),
+        "// {groups} games, {} training / {} held-out positions, K = {k:.1}",
         train.len(),
         test.len()
     )?;
@@ -269,6 +304,64 @@ fn parse_psq_game(text: &str, rule: Rule) -> Result<Option<Game>> {
         winner,
         moves,
     }))
+}
+
+/// The samples of a `--positions` file, one group per line: a line holds the moves
+/// from the empty board (`x,y` from 0, Black first, space-separated), a tab, and the
+/// target: the probability that the side to move after those moves wins (a teacher's
+/// verdict, e.g. a stronger engine's score through its own logistic scale). Positions
+/// where the evaluation is not used (a five to make or block, a quick win) or with
+/// fewer than five stones are left out.
+fn parse_positions(text: &str, rule: Rule, pairs: bool) -> Result<Vec<Vec<Sample>>> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = || format!("line {}: expected \"x,y x,y ...<TAB>probability\"", n + 1);
+        let (moves, target) = line.split_once('\t').with_context(bad)?;
+        let target: f32 = target.trim().parse().ok().with_context(bad)?;
+        if !(0.0..=1.0).contains(&target) {
+            bail!("{}", bad());
+        }
+        let mut board = Board::new(15, 15, rule).map_err(|e| anyhow!("{e}"))?;
+        let mut before = None;
+        let mut ok = true;
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        for (i, m) in moves.iter().enumerate() {
+            let (x, y) = m.split_once(',').with_context(bad)?;
+            let (x, y): (usize, usize) = (
+                x.parse().ok().with_context(bad)?,
+                y.parse().ok().with_context(bad)?,
+            );
+            if x >= 15 || y >= 15 || !board.is_empty(Pos::from_xy(x, y)) {
+                ok = false;
+                break;
+            }
+            if i + 1 == moves.len() {
+                before = Some(features(&board, pairs));
+            }
+            let colour = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.make(Pos::from_xy(x, y), colour);
+        }
+        let Some(before) = before.filter(|_| ok && moves.len() >= 5) else {
+            continue;
+        };
+        if forced_moves(&mut board).is_some() || quick_win(&mut board).is_some() {
+            continue;
+        }
+        out.push(vec![Sample {
+            features: two_ply_features(&before, &features(&board, pairs)),
+            result: target,
+            search_score: None,
+        }]);
+    }
+    Ok(out)
 }
 
 /// Byte offset of property `name` followed by `[` (not a suffix of a longer name).
@@ -631,6 +724,34 @@ mod tests {
         // The same game one stone short has no result: no game.
         let cut = psq.replace("8,8,5\n", "");
         assert!(parse_psq_game(&cut, Rule::Freestyle).unwrap().is_none());
+    }
+
+    #[test]
+    fn reads_teacher_labelled_positions() {
+        // Six stones, then a bad line, a five to block (left out) and too few stones.
+        let text = "7,7 8,8 7,8 8,7 6,9 9,6\t0.7\n7,7 8,8\tx\n";
+        assert!(parse_positions(text, Rule::Freestyle, false).is_err());
+        let text = "7,7 8,8 7,8 8,7 6,9 9,6\t0.7\n\
+                    7,7 8,8 7,8 8,9 7,9 9,10 7,10\t0.1\n\
+                    7,7 8,8 7,8\t0.5\n";
+        let groups = parse_positions(text, Rule::Freestyle, false).unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0][0].result, 0.7);
+        // Its features are those of the game's samples for the same moves.
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let moves = [(7, 7), (8, 8), (7, 8), (8, 7), (6, 9), (9, 6)];
+        let mut before = Vec::new();
+        for (n, &(x, y)) in moves.iter().enumerate() {
+            before = features(&board, false);
+            let c = if n % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board.make(Pos::from_xy(x, y), c);
+        }
+        let want = two_ply_features(&before, &features(&board, false));
+        assert_eq!(groups[0][0].features, want);
     }
 
     #[test]

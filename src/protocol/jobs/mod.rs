@@ -236,6 +236,7 @@ impl Ctx<'_> {
                     (self.report)(JobEvent::RootMove(*p));
                 }
             }
+            SearchEvent::Leaf(_) => {}
         };
         let flag = self.stop.fresh();
         let r = self.engine.search(board, limits, &flag, &report);
