@@ -174,7 +174,7 @@ fn fit(
         }
     }
     if train.is_empty() || test.is_empty() {
-        bail!("too few positions ({groups} games)");
+        bail!("too few positions ({groups} games or lines)");
     }
     let start = current_weights();
     let k = fit_scale(&train, &start);
@@ -195,7 +195,7 @@ fn fit(
     let mut out = String::new();
     writeln!(
         out,
-        "// {groups} games, {} training / {} held-out positions, K = {k:.1}",
+        "// {groups} games (or --positions lines), {} training / {} held-out positions, K = {k:.1}",
         train.len(),
         test.len()
     )?;
