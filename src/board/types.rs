@@ -31,6 +31,12 @@ pub enum Color {
 impl Color {
     pub const BOTH: [Color; 2] = [Color::Black, Color::White];
 
+    /// The colour of a game's `n`-th stone (from 0): Black moves first.
+    #[inline(always)]
+    pub fn of_stone(n: usize) -> Color {
+        Color::BOTH[n % 2]
+    }
+
     #[inline(always)]
     pub fn opp(self) -> Color {
         match self {

@@ -100,11 +100,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(usize, usize)> {
 fn position(g: &Game, n: usize) -> Option<Board> {
     let mut board = Board::new(15, 15, g.rule).ok()?;
     for (i, &(x, y)) in g.moves[..n].iter().enumerate() {
-        let colour = if i % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let colour = Color::of_stone(i);
         board.make(Pos::from_xy(x, y), colour);
     }
     Some(board)

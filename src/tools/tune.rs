@@ -284,11 +284,7 @@ fn parse_psq_game(text: &str, rule: Rule) -> Result<Option<Game>> {
     let mut winner = None;
     for (n, &(x, y)) in moves.iter().enumerate() {
         let p = Pos::from_xy(x, y);
-        let colour = if n % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let colour = Color::of_stone(n);
         if !board.is_empty(p) {
             bail!("stone {n} on an occupied point");
         }
@@ -342,11 +338,7 @@ fn parse_positions(text: &str, rule: Rule, pairs: bool) -> Result<Vec<Vec<Sample
             if i + 1 == moves.len() {
                 before = Some(features(&board, pairs));
             }
-            let colour = if i % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let colour = Color::of_stone(i);
             board.make(Pos::from_xy(x, y), colour);
         }
         let Some(before) = before.filter(|_| ok && moves.len() >= 5) else {
@@ -456,11 +448,7 @@ fn samples_of(g: &Game, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> V
         if !board.is_empty(p) {
             break;
         }
-        let colour = if n % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
+        let colour = Color::of_stone(n);
         // The evaluation is the mean of this position's and the last one's (negated):
         // so are its features.
         let before = (n >= 4).then(|| features(&board, pairs));
@@ -743,11 +731,7 @@ mod tests {
         let mut before = Vec::new();
         for (n, &(x, y)) in moves.iter().enumerate() {
             before = features(&board, false);
-            let c = if n % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let c = Color::of_stone(n);
             board.make(Pos::from_xy(x, y), c);
         }
         let want = two_ply_features(&before, &features(&board, false));
@@ -769,11 +753,7 @@ mod tests {
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         let w = current_weights();
         for (n, &(x, y)) in g.moves.iter().take(5).enumerate() {
-            let c = if n % 2 == 0 {
-                Color::Black
-            } else {
-                Color::White
-            };
+            let c = Color::of_stone(n);
             let before = features(&board, false);
             board.make(Pos::from_xy(x, y), c);
             let mean = two_ply_features(&before, &features(&board, false));
