@@ -64,3 +64,14 @@ fn an_attack_refuted_by_a_vct_is_no_win() {
         r.best
     );
 }
+
+#[test]
+fn a_three_then_a_four_three_is_seen_from_the_leaves() {
+    // Positions of session-28 games against PentaZen where the side to move wins in 7
+    // plies, an open three first (Rapfi's verdict, checked by our VCT). Without the
+    // threat quiescence the search found them one iteration deeper (depth 2 and 3).
+    let r = search("h8 i7 k6 k7 l10 i9 j7 h9 l6 i10 i6 j6 l9 k8 n5", 1);
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+    let r = search("h8 h7 i5 j7 j9 i6 g7 f6 g8 h5 g4 f7", 2);
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}

@@ -1,7 +1,7 @@
-//! One search thread: iterative deepening PVS with a VCF quiescence.
+//! One search thread: iterative deepening PVS with a threat quiescence (VCF, open threes).
 
 use super::cutoff::Cutoff;
-use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
+use super::movegen::{forced_moves, quick_win, scored_moves, us_may_not_play, Forced};
 use super::picker::MovePicker;
 use super::pruning::{
     lmr, lmr_threat, move_count_limit, width_limit, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
@@ -46,6 +46,17 @@ const QS_VCF_NODES: u64 = 300;
 /// makes nothing else (`VcfLimits::narrow`): against PentaZen at 1000 ms the first
 /// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
 const QS_VCF_NARROW: bool = true;
+/// Threat quiescence, which changes a leaf's score only by a proof: the open threes
+/// (that make something more) one quiescence line may play, the most tried per node,
+/// and the quiescence plies within which a side facing an open three checks whether
+/// every answer loses. Scoring the lines by the evaluation instead (the threes tried
+/// whenever the stand pat was below beta) cost a ply of depth in 1000 ms games and
+/// scored no better than HEAD against PentaZen (README, session 30).
+const QS_THREATS: u32 = 1;
+const QS_THREAT_MOVES: usize = 4;
+const QS_DEFENCE_PLIES: u32 = 4;
+/// The quiescence stands pat this close to `MAX_PLY` (room for a forced line's plies).
+const QS_PLY_MARGIN: usize = 8;
 /// Singular extension: the least depth, and the margin below the table's score (per
 /// ply of depth) that every other move must stay under. With a margin of 4 the
 /// extensions chained (depth 14 cost 3.4 times the nodes on the README's position);
@@ -81,6 +92,8 @@ pub struct Worker<'a> {
     evals: Vec<Option<i32>>,
     /// The quiescence's VCF solver.
     vcf: VcfSolver<'a>,
+    /// Per ply, the quiescence's move buffer.
+    qs_lists: Vec<Vec<(Pos, i32)>>,
     /// Inside a cautious re-search, which prunes no move by width or count.
     cautious: bool,
     /// Result of the last completed iteration.
@@ -122,6 +135,7 @@ impl<'a> Worker<'a> {
             candidates: Vec::new(),
             evals: vec![None; MAX_PLY + 2],
             vcf: VcfSolver::new(VcfLimits::default()),
+            qs_lists: vec![Vec::new(); MAX_PLY + 2],
             cautious: false,
             best: None,
             report,
@@ -301,7 +315,7 @@ impl<'a> Worker<'a> {
         // A forced block is searched at the same depth (an extension for forced replies).
         let forced = forced_block.is_some();
         if depth <= 0 && !forced {
-            return self.quiesce(alpha, beta, ply);
+            return self.quiesce(alpha, beta, ply, QS_THREATS, 0);
         }
 
         let key = self.board.hash();
@@ -351,7 +365,7 @@ impl<'a> Worker<'a> {
                 && eval + RAZOR_MARGIN * depth <= alpha
                 && !strong(&self.board, us)
             {
-                let v = self.quiesce(alpha, alpha + 1, ply);
+                let v = self.quiesce(alpha, alpha + 1, ply, QS_THREATS, 0);
                 if v <= alpha {
                     return v;
                 }
@@ -603,10 +617,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Quiescence: stand pat on the static evaluation unless we have a four and a
-    /// bounded VCF proves a win from here (the opponent's replies to fours are forced, so
-    /// this is the one tactic the evaluation cannot price).
-    fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// Quiescence: stand pat on the static evaluation unless a short forced line
+    /// proves the position won or lost. Facing an open three with no four of its own,
+    /// the side to move is lost when every answer loses; with a four, a bounded VCF may
+    /// prove a win; otherwise up to `threats` open threes (in this line) may lead to a
+    /// four-three or a VCF after every answer. `qs_ply` counts the plies since the main
+    /// search's leaf.
+    fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize, threats: u32, qs_ply: u32) -> i32 {
         self.tick();
         self.pv[ply].clear();
         if self.stopped() {
@@ -633,7 +650,7 @@ impl<'a> Worker<'a> {
                 return evaluate(&self.board);
             }
             self.board.make(block, us);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, threats, qs_ply + 1);
             self.board.undo();
             return score;
         }
@@ -641,21 +658,117 @@ impl<'a> Worker<'a> {
             self.pv[ply].push(p);
             return win_in(ply + plies);
         }
+        let our_fours = self.board.threat_count_at_least(us, Threat::BLOCK4) > 0;
+        let their_three = self.board.threat_count(them, Threat::FLEX4) > 0;
+        let room = ply < MAX_PLY - QS_PLY_MARGIN;
+        if their_three && !our_fours && qs_ply < QS_DEFENCE_PLIES && room {
+            // Every cell where the opponent would make a four or better: the three's
+            // ends and gaps are among them. Only a proof counts: when one of them holds
+            // (avoids a proven loss), the evaluation decides as before.
+            let mut list = std::mem::take(&mut self.qs_lists[ply]);
+            list.clear();
+            for p in self.board.cells_with_threat(them, Threat::BLOCK4) {
+                list.push((p, self.board.threat(them, p).0 as i32));
+            }
+            let floor = lost_in(ply + 4);
+            let (a, b) = (-WIN_BOUND, -WIN_BOUND + 1);
+            let score = self.qs_moves(&mut list, usize::MAX, floor, a, b, ply, threats, qs_ply);
+            self.qs_lists[ply] = list;
+            if score < b || self.stopped() {
+                return score;
+            }
+            self.pv[ply].clear();
+        }
         let stand = evaluate(&self.board);
-        if stand >= beta
-            || ply >= MAX_PLY - 4
-            || self.board.threat_count_at_least(us, Threat::BLOCK4) == 0
-        {
+        if stand >= beta || !room {
             self.sample_leaf();
             return stand;
         }
-        if let VcfResult::Win(line) = self.leaf_vcf() {
-            let plies = line.len();
-            self.pv[ply] = line;
-            return win_in(ply + plies);
+        if our_fours {
+            if let VcfResult::Win(line) = self.leaf_vcf() {
+                let plies = line.len();
+                self.pv[ply] = line;
+                return win_in(ply + plies);
+            }
         }
+        if threats == 0 || their_three {
+            self.sample_leaf();
+            return stand;
+        }
+        // Our open threes that make something more on another line (and four-threes,
+        // when a four of the opponent's kept `quick_win` from calling them won), best
+        // cells first, searched only for a win: every answer may leave a four-three or
+        // a VCF the evaluation cannot see.
+        let mut list = std::mem::take(&mut self.qs_lists[ply]);
+        list.clear();
+        for p in self.board.candidates() {
+            let t = self.board.threat(us, p);
+            if (Threat::FLEX3_PLUS..=Threat::FLEX3_2X).contains(&t) || t == Threat::BLOCK4_FLEX3 {
+                let order = self.board.cell_score(us, p) + self.board.cell_score(them, p) / 2;
+                list.push((p, order));
+            }
+        }
+        let (a, b) = (WIN_BOUND - 1, WIN_BOUND);
+        let score = self.qs_moves(
+            &mut list,
+            QS_THREAT_MOVES,
+            -INFINITE,
+            a,
+            b,
+            ply,
+            threats - 1,
+            qs_ply,
+        );
+        self.qs_lists[ply] = list;
+        if score >= b && !self.stopped() {
+            return score;
+        }
+        self.pv[ply].clear();
         self.sample_leaf();
         stand
+    }
+
+    /// The quiescence's move loop: the first `limit` legal moves of `list` by
+    /// decreasing order value, each answered by a quiescence with `threats` left, from
+    /// a best score of `floor` (fail-soft).
+    #[allow(clippy::too_many_arguments)]
+    fn qs_moves(
+        &mut self,
+        list: &mut [(Pos, i32)],
+        limit: usize,
+        floor: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        threats: u32,
+        qs_ply: u32,
+    ) -> i32 {
+        let us = self.board.to_move();
+        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
+        let mut best = floor;
+        alpha = alpha.max(floor);
+        for &(mv, _) in list.iter().take(limit) {
+            if us_may_not_play(&mut self.board, us, mv) {
+                continue;
+            }
+            self.board.make(mv, us);
+            let score = -self.quiesce(-beta, -alpha, ply + 1, threats, qs_ply + 1);
+            self.board.undo();
+            if self.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.set_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Reports this stand-pat leaf's moves when `Limits::sample_leaves` asks for it
