@@ -665,16 +665,19 @@ impl<'a> Worker<'a> {
             // Every cell where the opponent would make a four or better: the three's
             // ends and gaps are among them. Only a proof counts: when one of them holds
             // (avoids a proven loss), the evaluation decides as before.
-            let mut list = std::mem::take(&mut self.qs_lists[ply]);
-            list.clear();
-            for p in self.board.cells_with_threat(them, Threat::BLOCK4) {
-                list.push((p, self.board.threat(them, p).0 as i32));
-            }
-            let floor = lost_in(ply + 4);
-            let (a, b) = (-WIN_BOUND, -WIN_BOUND + 1);
-            let score = self.qs_moves(&mut list, usize::MAX, floor, a, b, ply, threats, qs_ply);
-            self.qs_lists[ply] = list;
-            if score < b || self.stopped() {
+            let score = self.qs_proof(
+                ply,
+                usize::MAX,
+                -WIN_BOUND + 1,
+                threats,
+                qs_ply,
+                |b, list| {
+                    for p in b.cells_with_threat(them, Threat::BLOCK4) {
+                        list.push((p, b.threat(them, p).0 as i32));
+                    }
+                },
+            );
+            if score <= -WIN_BOUND || self.stopped() {
                 return score;
             }
             self.pv[ply].clear();
@@ -691,62 +694,63 @@ impl<'a> Worker<'a> {
                 return win_in(ply + plies);
             }
         }
-        if threats == 0 || their_three {
-            self.sample_leaf();
-            return stand;
-        }
         // Our open threes that make something more on another line (and four-threes,
         // when a four of the opponent's kept `quick_win` from calling them won), best
         // cells first, searched only for a win: every answer may leave a four-three or
-        // a VCF the evaluation cannot see.
-        let mut list = std::mem::take(&mut self.qs_lists[ply]);
-        list.clear();
-        for p in self.board.candidates() {
-            let t = self.board.threat(us, p);
-            if (Threat::FLEX3_PLUS..=Threat::FLEX3_2X).contains(&t) || t == Threat::BLOCK4_FLEX3 {
-                let order = self.board.cell_score(us, p) + self.board.cell_score(them, p) / 2;
-                list.push((p, order));
-            }
+        // a VCF the evaluation cannot see. The counts spare the scan when there is none.
+        let makers = [Threat::FLEX3_PLUS, Threat::FLEX3_2X, Threat::BLOCK4_FLEX3]
+            .map(|t| self.board.threat_count(us, t))
+            .iter()
+            .sum::<u32>();
+        if threats == 0 || their_three || makers == 0 {
+            self.sample_leaf();
+            return stand;
         }
-        let (a, b) = (WIN_BOUND - 1, WIN_BOUND);
-        let score = self.qs_moves(
-            &mut list,
-            QS_THREAT_MOVES,
-            -INFINITE,
-            a,
-            b,
+        let score = self.qs_proof(
             ply,
+            QS_THREAT_MOVES,
+            WIN_BOUND,
             threats - 1,
             qs_ply,
+            |b, list| {
+                for p in b.candidates() {
+                    let t = b.threat(us, p);
+                    if (Threat::FLEX3_PLUS..=Threat::FLEX3_2X).contains(&t)
+                        || t == Threat::BLOCK4_FLEX3
+                    {
+                        list.push((p, b.cell_score(us, p) + b.cell_score(them, p) / 2));
+                    }
+                }
+            },
         );
-        self.qs_lists[ply] = list;
-        if score >= b && !self.stopped() {
+        if score >= WIN_BOUND && !self.stopped() {
             return score;
         }
-        self.pv[ply].clear();
         self.sample_leaf();
         stand
     }
 
-    /// The quiescence's move loop: the first `limit` legal moves of `list` by
-    /// decreasing order value, each answered by a quiescence with `threats` left, from
-    /// a best score of `floor` (fail-soft).
-    #[allow(clippy::too_many_arguments)]
-    fn qs_moves(
+    /// Whether a quiescence move proves a score of at least `bound`: the first `limit`
+    /// legal moves that `fill` lists (with order values, best first) are searched in the
+    /// null window just below `bound`, each answered by a quiescence with `threats`
+    /// left. Returns the best score found (fail-soft), or a loss when no move is legal.
+    fn qs_proof(
         &mut self,
-        list: &mut [(Pos, i32)],
-        limit: usize,
-        floor: i32,
-        mut alpha: i32,
-        beta: i32,
         ply: usize,
+        limit: usize,
+        bound: i32,
         threats: u32,
         qs_ply: u32,
+        fill: impl FnOnce(&Board, &mut Vec<(Pos, i32)>),
     ) -> i32 {
-        let us = self.board.to_move();
+        // This ply's buffer, lent out for the loop.
+        let mut list = std::mem::take(&mut self.qs_lists[ply]);
+        list.clear();
+        fill(&self.board, &mut list);
         list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-        let mut best = floor;
-        alpha = alpha.max(floor);
+        let us = self.board.to_move();
+        let (alpha, beta) = (bound - 1, bound);
+        let mut best = lost_in(ply + 4);
         for &(mv, _) in list.iter().take(limit) {
             if us_may_not_play(&mut self.board, us, mv) {
                 continue;
@@ -759,15 +763,13 @@ impl<'a> Worker<'a> {
             }
             if score > best {
                 best = score;
-                if score > alpha {
-                    alpha = score;
+                if score >= beta {
                     self.set_pv(ply, mv);
-                    if score >= beta {
-                        break;
-                    }
+                    break;
                 }
             }
         }
+        self.qs_lists[ply] = list;
         best
     }
 
