@@ -75,3 +75,16 @@ fn a_three_then_a_four_three_is_seen_from_the_leaves() {
     let r = search("h8 h7 i5 j7 j9 i6 g7 f6 g8 h5 g4 f7", 2);
     assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
 }
+
+#[test]
+fn a_plain_open_three_is_tried_for_a_win_from_the_leaves() {
+    // A stand-pat leaf of session 28's games (`sample-leaves`) where White, to move,
+    // wins in 11 plies (our VCT with the root tactics on; Rapfi finds a win too). With
+    // only the threes that make something more on another line in the threat
+    // quiescence (session 30), depth 1 scored it +855.
+    let r = search(
+        "h8 i7 k8 j9 g10 i8 h7 i6 i5 h6 j8 g5 g6 e5 f4 d5 f5 f3 e6 e4 c6 d7 f7 f6 d8",
+        1,
+    );
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}

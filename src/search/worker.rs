@@ -47,7 +47,7 @@ const QS_VCF_NODES: u64 = 300;
 /// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
 const QS_VCF_NARROW: bool = true;
 /// Threat quiescence, which changes a leaf's score only by a proof: the open threes
-/// (that make something more) one quiescence line may play, the most tried per node,
+/// one quiescence line may play, the most tried per node,
 /// and the quiescence plies within which a side facing an open three checks whether
 /// every answer loses. Scoring the lines by the evaluation instead (the threes tried
 /// whenever the stand pat was below beta) cost a ply of depth in 1000 ms games and
@@ -55,6 +55,17 @@ const QS_VCF_NARROW: bool = true;
 const QS_THREATS: u32 = 1;
 const QS_THREAT_MOVES: usize = 4;
 const QS_DEFENCE_PLIES: u32 = 4;
+/// The cells whose threes a quiescence line may play: every open three, and a
+/// four-three (when an opponent's four kept `quick_win` from calling it won). Session
+/// 30 took only the threes that make something more on another line; with the plain
+/// ones too, `scripts/threat_speed.py` finds 24 of the 35 long wins instead of 22, for
+/// 7 % more nodes on `bench 13` (README, session 31).
+const THREE_MAKERS: [Threat; 4] = [
+    Threat::FLEX3,
+    Threat::FLEX3_PLUS,
+    Threat::FLEX3_2X,
+    Threat::BLOCK4_FLEX3,
+];
 /// The quiescence stands pat this close to `MAX_PLY` (room for a forced line's plies).
 const QS_PLY_MARGIN: usize = 8;
 /// Singular extension: the least depth, and the margin below the table's score (per
@@ -694,11 +705,11 @@ impl<'a> Worker<'a> {
                 return win_in(ply + plies);
             }
         }
-        // Our open threes that make something more on another line (and four-threes,
-        // when a four of the opponent's kept `quick_win` from calling them won), best
-        // cells first, searched only for a win: every answer may leave a four-three or
-        // a VCF the evaluation cannot see. The counts spare the scan when there is none.
-        let makers = [Threat::FLEX3_PLUS, Threat::FLEX3_2X, Threat::BLOCK4_FLEX3]
+        // Our open threes (and four-threes, when a four of the opponent's kept
+        // `quick_win` from calling them won), best cells first, searched only for a
+        // win: every answer may leave a four-three or a VCF the evaluation cannot see.
+        // The counts spare the scan when there is none.
+        let makers = THREE_MAKERS
             .map(|t| self.board.threat_count(us, t))
             .iter()
             .sum::<u32>();
@@ -714,10 +725,7 @@ impl<'a> Worker<'a> {
             qs_ply,
             |b, list| {
                 for p in b.candidates() {
-                    let t = b.threat(us, p);
-                    if (Threat::FLEX3_PLUS..=Threat::FLEX3_2X).contains(&t)
-                        || t == Threat::BLOCK4_FLEX3
-                    {
+                    if THREE_MAKERS.contains(&b.threat(us, p)) {
                         list.push((p, b.cell_score(us, p) + b.cell_score(them, p) / 2));
                     }
                 }
