@@ -46,10 +46,9 @@ const QS_VCF_NODES: u64 = 300;
 /// makes nothing else (`VcfLimits::narrow`): against PentaZen at 1000 ms the first
 /// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
 const QS_VCF_NARROW: bool = true;
-/// Threat quiescence, which changes a leaf's score only by a proof: the open threes
-/// one quiescence line may play, the most tried per node,
-/// and the quiescence plies within which a side facing an open three checks whether
-/// every answer loses. Scoring the lines by the evaluation instead (the threes tried
+/// Threat quiescence, which changes a leaf's score only by a proof: how many open
+/// threes one quiescence line may play, the most tried per node, and the quiescence
+/// plies within which a side facing an open three checks whether every answer loses. Scoring the lines by the evaluation instead (the threes tried
 /// whenever the stand pat was below beta) cost a ply of depth in 1000 ms games and
 /// scored no better than HEAD against PentaZen (README, session 30).
 const QS_THREATS: u32 = 1;
