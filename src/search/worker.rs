@@ -48,9 +48,10 @@ const QS_VCF_NODES: u64 = 300;
 const QS_VCF_NARROW: bool = true;
 /// Threat quiescence, which changes a leaf's score only by a proof: how many open
 /// threes one quiescence line may play, the most tried per node, and the quiescence
-/// plies within which a side facing an open three checks whether every answer loses. Scoring the lines by the evaluation instead (the threes tried
-/// whenever the stand pat was below beta) cost a ply of depth in 1000 ms games and
-/// scored no better than HEAD against PentaZen (README, session 30).
+/// plies within which a side facing an open three checks whether every answer loses.
+/// Scoring the lines by the evaluation instead (the threes tried whenever the stand
+/// pat was below beta) cost a ply of depth in 1000 ms games and scored no better than
+/// HEAD against PentaZen (README, session 30).
 const QS_THREATS: u32 = 1;
 const QS_THREAT_MOVES: usize = 4;
 const QS_DEFENCE_PLIES: u32 = 4;
@@ -707,12 +708,14 @@ impl<'a> Worker<'a> {
         // Our open threes (and four-threes, when a four of the opponent's kept
         // `quick_win` from calling them won), best cells first, searched only for a
         // win: every answer may leave a four-three or a VCF the evaluation cannot see.
-        // The counts spare the scan when there is none.
-        let makers = THREE_MAKERS
-            .map(|t| self.board.threat_count(us, t))
-            .iter()
-            .sum::<u32>();
-        if threats == 0 || their_three || makers == 0 {
+        // The counts spare the scan when there is none; they are read only when a
+        // three may be played at all.
+        if threats == 0
+            || their_three
+            || THREE_MAKERS
+                .iter()
+                .all(|&t| self.board.threat_count(us, t) == 0)
+        {
             self.sample_leaf();
             return stand;
         }
