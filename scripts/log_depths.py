@@ -3,10 +3,12 @@
 
 Reads the log files Ferrum wrote during a match (`--log FILE`, one file per engine
 process; see scripts/loss_evals.py for the wrapper that logs every game) and takes, for
-each move Ferrum played, the depth of the last iteration it reported (`MESSAGE depth
-D-SD ...`) before the move. Moves are counted per game from `START`, `BOARD` or
-`RESTART`, so move 1 is Ferrum's first move after the opening; by default moves 3 to
-20 count (the middle game, where both sides still have choices). Prints, per log
+each move Ferrum played, the depth of its `Move: score S depth D` line (the line
+loss_evals.py reads the score from): the last iteration it completed. Moves are counted
+per game from `START`, `BOARD` or `RESTART`, so move 1 is Ferrum's first move after the
+opening; moves played without a search (depth 0: a forced block, a win on the board)
+count but give no depth. By default moves 3 to 20 count (the middle game, where both
+sides still have choices). Prints, per log
 directory, how many moves were counted, their mean depth and the mean at every third
 move number: the README's "mean last iteration over moves 3-20".
 
@@ -17,28 +19,24 @@ import re
 import statistics
 import sys
 
-ITERATION = re.compile(r">> MESSAGE depth (\d+)-")
-MOVE = re.compile(r">> \d+,\d+\s*$")
+MOVE = re.compile(r"Move: score -?\d+ depth (\d+)")
 NEW_POSITION = ("<< START", "<< BOARD", "<< RESTART")
 
 
 def depths(directory, first, last):
-    """Depth of the last reported iteration per move number (first..=last)."""
+    """Searched depths per move number (first..=last)."""
     out = {}
     for path in glob.glob(directory + "/*.log*"):
-        depth, move = None, 0
+        move = 0
         for line in open(path, errors="replace"):
-            m = ITERATION.search(line)
-            if m:
-                depth = int(m.group(1))
-                continue
             if any(tag in line for tag in NEW_POSITION):
                 move = 0
-            if MOVE.search(line):
+            m = MOVE.search(line)
+            if m:
                 move += 1
-                if depth is not None and first <= move <= last:
+                depth = int(m.group(1))
+                if depth > 0 and first <= move <= last:
                     out.setdefault(move, []).append(depth)
-                depth = None
     return out
 
 
