@@ -8,9 +8,9 @@ loss_evals.py reads the score from): the last iteration it completed. Moves are 
 per game from `START`, `BOARD` or `RESTART`, so move 1 is Ferrum's first move after the
 opening; moves played without a search (depth 0: a forced block, a win on the board)
 count but give no depth. By default moves 3 to 20 count (the middle game, where both
-sides still have choices). Prints, per log
-directory, how many moves were counted, their mean depth and the mean at every third
-move number: the README's "mean last iteration over moves 3-20".
+sides still have choices). Prints, per log directory, how many moves were counted,
+their mean depth and the mean at every third move number: the README's "mean last
+iteration over moves 3-20".
 
     scripts/log_depths.py LOG_DIR [LOG_DIR ...] [--moves FIRST-LAST]
 """
