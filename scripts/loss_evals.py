@@ -26,17 +26,26 @@ import sys
 WIN_BOUND = 29_000  # src/search/score.rs: WIN - 1000
 
 
-def games(path):
-    """The per-move scores of every game in one log file."""
+MOVE = re.compile(r"Move: score (-?\d+) depth (\d+)")
+
+
+def game_moves(path):
+    """The (score, depth) of every move of every game in one log file (scripts/log_depths.py
+    reads the depths)."""
     found, current = [], None
     for line in open(path, errors="replace"):
         if "<< START" in line:
             current = []
             found.append(current)
-        m = re.search(r"Move: score (-?\d+) depth \d+", line)
+        m = MOVE.search(line)
         if m and current is not None:
-            current.append(int(m.group(1)))
+            current.append((int(m.group(1)), int(m.group(2))))
     return [g for g in found if g]
+
+
+def games(path):
+    """The per-move scores of every game in one log file."""
+    return [[score for score, _ in g] for g in game_moves(path)]
 
 
 def main():
