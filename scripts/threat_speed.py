@@ -9,11 +9,16 @@ found at the first iteration that reports a winning score (+M). Prints how many 
 found and the geometric mean of the nodes (or milliseconds) spent, counting a miss at
 the limit. Node limits make the figures independent of the machine's load (with a
 node limit the turn time is long, so the root tactics run to their node budgets, where
-a 1000 ms game gives them an eighth of the move's time).
+a 1000 ms game gives them an eighth of the move's time). Rapfi's progress lines
+(`MESSAGE Speed ... | Depth ... | Eval +M21 | Node 243K | Time 229ms`) are read too, so
+that the same positions measure it; the stones go in alternating order (Black, White,
+...), as a game's BOARD lists them, since Rapfi misreads a BOARD that lists one colour's
+stones first.
 
     scripts/threat_speed.py [--time] ENGINE LIMIT [FILE.jsonl]
     scripts/threat_speed.py "target/release/pbrain-ferrum --threads 1" 2000000
     scripts/threat_speed.py --time "target/release/pbrain-ferrum --threads 1" 2000
+    scripts/threat_speed.py --time "pbrain-rapfi" 1000
 """
 import json
 import math
@@ -47,9 +52,12 @@ def run(engine, limit, by_time, puzzles):
         # BOARD lines: 1 = own stone (the side to move), 2 = opponent's.
         me = p["to_move"]
         send("BOARD")
-        for colour in ("black", "white"):
-            for x, y in p[colour]:
-                send(f"{x},{y},{1 if colour == me else 2}")
+        black, white = p["black"], p["white"]
+        for i in range(max(len(black), len(white))):
+            for colour, stones in (("black", black), ("white", white)):
+                if i < len(stones):
+                    x, y = stones[i]
+                    send(f"{x},{y},{1 if colour == me else 2}")
         send("DONE")
         first = None
         while True:
@@ -61,11 +69,19 @@ def run(engine, limit, by_time, puzzles):
                 # MESSAGE depth D-SD ev E n N n/ms S tm T pv ...
                 if first is None and words[4].startswith("+M"):
                     first = int(words[10]) if by_time else count(words[6])
-            elif words and words[0] not in ("MESSAGE", "DEBUG"):
+            elif words[:2] == ["MESSAGE", "Speed"] and "| Eval" in line:
+                # Rapfi: MESSAGE Speed S | Depth D-SD | Eval E | Node N | Time Tms
+                fields = dict(f.strip().split(" ", 1) for f in line[8:].split("|"))
+                if first is None and fields["Eval"].startswith("+M"):
+                    first = int(fields["Time"].rstrip("ms")) if by_time else count(fields["Node"])
+            elif words and words[0] not in ("MESSAGE", "DEBUG", "INFO"):
                 break
         found.append(first)
     send("END")
-    proc.wait(timeout=10)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
     return found
 
 
