@@ -18,7 +18,9 @@ stones first.
     scripts/threat_speed.py [--time] ENGINE LIMIT [FILE.jsonl]
     scripts/threat_speed.py "target/release/pbrain-ferrum --threads 1" 2000000
     scripts/threat_speed.py --time "target/release/pbrain-ferrum --threads 1" 2000
-    scripts/threat_speed.py --time "pbrain-rapfi" 1000
+    scripts/threat_speed.py --time rapfi-delay.py 1000
+(rapfi-delay.py: a wrapper that passes each line on to Rapfi 20 ms late, as in the
+issue's Rapfi matches; without it Rapfi's TURN handling races and it may not answer.)
 """
 import json
 import math
