@@ -10,6 +10,12 @@ of its own, and the difference of each run from the first on the common games wi
 its standard error (game by game, paired by number).
 
     scripts/compare_runs.py CONTROL.log RUN.log [RUN.log ...]
+    scripts/compare_runs.py --openings OPENINGS.txt RUN.log [RUN.log ...]
+
+With `--openings` (the file the runs played) it prints instead NEW's results over all
+the logs together for each opening and colour: with few openings (freestyle15.txt has
+12) a run is a few dozen start positions replayed, and this shows which of them are
+won or lost every time.
 """
 import math
 import re
@@ -37,7 +43,32 @@ def scores(path):
     return out
 
 
+def by_opening(openings_path, paths):
+    """NEW's W-L-D per opening and colour over every game of the logs."""
+    with open(openings_path) as f:
+        count = sum(1 for line in f if line.strip())
+    table = {}
+    for path in paths:
+        for game, score in scores(path).items():
+            # Game 2k+1 and 2k+2 play opening k (cycling), NEW Black in the first.
+            key = ((game - 1) // 2 % count, "Black" if game % 2 == 1 else "White")
+            wld = table.setdefault(key, [0, 0, 0])
+            wld[0 if score == 1.0 else 1 if score == 0.0 else 2] += 1
+    print("opening  NEW as Black (W-L-D, score)  NEW as White (W-L-D, score)")
+    for k in range(count):
+        cells = []
+        for colour in ("Black", "White"):
+            w, l, d = table.get((k, colour), [0, 0, 0])
+            n = w + l + d
+            share = f"{(w + d / 2) / n:.2f}" if n else "-"
+            cells.append(f"{w:4d}-{l:3d}-{d:2d} {share:>5}")
+        print(f"{k + 1:7d}  {cells[0]:>27}  {cells[1]:>27}")
+
+
 def main():
+    if len(sys.argv) >= 4 and sys.argv[1] == "--openings":
+        by_opening(sys.argv[2], sys.argv[3:])
+        return
     paths = sys.argv[1:]
     if len(paths) < 2:
         sys.exit(__doc__)
