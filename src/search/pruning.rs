@@ -2,6 +2,9 @@
 //! width limits, and the static pruning margins. Every figure here was chosen by
 //! matches (the README's Search section has them).
 
+use super::score::is_mate;
+use crate::tt::Bound;
+
 /// Static pruning at quiet non-PV nodes, margins in evaluation units per ply of depth:
 /// reverse futility (the evaluation beats beta by a margin: return it), razoring (the
 /// evaluation is far below alpha: ask the quiescence, i.e. our VCF, whether it can do
@@ -62,5 +65,50 @@ pub fn width_limit(depth: i32, calm: bool) -> usize {
         ((15.0 * d.sqrt() - 12.0).round() as usize).clamp(1, 32)
     } else {
         ((5.0 * d.sqrt() - 2.0).round() as usize).clamp(1, 8)
+    }
+}
+
+/// What the static pruning compares with its margins: the static evaluation, or the
+/// node's stored search score where that bound is tighter (an exact score, a lower
+/// bound above the evaluation, an upper bound below it), as PentaZen 0.4.18 prunes.
+/// `stored` is the table's score, already relative to this ply, with its bound; mate
+/// scores are left out, the margins being sized for evaluations. Against PentaZen at
+/// 1000 ms: see the README's session 39.
+pub fn pruning_value(eval: i32, stored: Option<(i32, Bound)>) -> i32 {
+    match stored {
+        Some((score, bound)) if !is_mate(score) => {
+            let tighter = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score > eval,
+                Bound::Upper => score < eval,
+                Bound::None => false,
+            };
+            if tighter {
+                score
+            } else {
+                eval
+            }
+        }
+        _ => eval,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pruning_value;
+    use crate::search::score::win_in;
+    use crate::tt::Bound;
+
+    #[test]
+    fn a_stored_bound_replaces_the_evaluation_only_where_it_is_tighter() {
+        assert_eq!(pruning_value(100, None), 100);
+        assert_eq!(pruning_value(100, Some((40, Bound::Exact))), 40);
+        assert_eq!(pruning_value(100, Some((150, Bound::Lower))), 150);
+        assert_eq!(pruning_value(100, Some((40, Bound::Lower))), 100);
+        assert_eq!(pruning_value(100, Some((40, Bound::Upper))), 40);
+        assert_eq!(pruning_value(100, Some((150, Bound::Upper))), 100);
+        assert_eq!(pruning_value(100, Some((150, Bound::None))), 100);
+        // A proven win is no evaluation: the margins do not apply to it.
+        assert_eq!(pruning_value(100, Some((win_in(7), Bound::Exact))), 100);
     }
 }

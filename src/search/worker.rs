@@ -4,8 +4,8 @@ use super::cutoff::Cutoff;
 use super::movegen::{forced_moves, quick_win, scored_moves, us_may_not_play, Forced};
 use super::picker::MovePicker;
 use super::pruning::{
-    lmr, lmr_threat, move_count_limit, width_limit, FUTILITY_MARGIN, FUTILITY_MAX_DEPTH,
-    RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+    lmr, lmr_threat, move_count_limit, pruning_value, width_limit, FUTILITY_MARGIN,
+    FUTILITY_MAX_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::vcf::{VcfLimits, VcfResult, VcfSolver};
@@ -366,9 +366,14 @@ impl<'a> Worker<'a> {
                 > 0
         };
         let mut static_eval = None;
+        let mut pruning_eval = None;
         if !pv_node && !forced && ply > 0 && !strong(&self.board, them) {
-            let eval = evaluate(&self.board);
-            static_eval = Some(eval);
+            let raw = evaluate(&self.board);
+            static_eval = Some(raw);
+            // A tighter stored bound replaces the evaluation in the margins below; the
+            // `improving` test compares evaluations only.
+            let eval = pruning_value(raw, entry.map(|e| (from_tt(e.score, ply), e.bound)));
+            pruning_eval = Some(eval);
             if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < WIN_BOUND {
                 return eval;
             }
@@ -388,7 +393,7 @@ impl<'a> Worker<'a> {
             (Some(now), Some(before)) => now > before,
             _ => true,
         };
-        let futile = static_eval
+        let futile = pruning_eval
             .is_some_and(|e| depth <= FUTILITY_MAX_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
 
         // This ply's buffers, lent out while the node needs them (an allocation per node
