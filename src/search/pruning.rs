@@ -73,7 +73,8 @@ pub fn width_limit(depth: i32, calm: bool) -> usize {
 /// bound above the evaluation, an upper bound below it), as PentaZen 0.4.18 prunes.
 /// `stored` is the table's score, already relative to this ply, with its bound; mate
 /// scores are left out, the margins being sized for evaluations. Against PentaZen at
-/// 1000 ms: see the README's session 39.
+/// 1000 ms it scored 53.7 % in 175 games beside the evaluation alone's 42.8 % in 104
+/// (README, session 39).
 pub fn pruning_value(eval: i32, stored: Option<(i32, Bound)>) -> i32 {
     match stored {
         Some((score, bound)) if !is_mate(score) => {
