@@ -77,19 +77,9 @@ pub fn width_limit(depth: i32, calm: bool) -> usize {
 /// (README, session 39).
 pub fn pruning_value(eval: i32, stored: Option<(i32, Bound)>) -> i32 {
     match stored {
-        Some((score, bound)) if !is_mate(score) => {
-            let tighter = match bound {
-                Bound::Exact => true,
-                Bound::Lower => score > eval,
-                Bound::Upper => score < eval,
-                Bound::None => false,
-            };
-            if tighter {
-                score
-            } else {
-                eval
-            }
-        }
+        Some((score, Bound::Exact)) if !is_mate(score) => score,
+        Some((score, Bound::Lower)) if !is_mate(score) && score > eval => score,
+        Some((score, Bound::Upper)) if !is_mate(score) && score < eval => score,
         _ => eval,
     }
 }

@@ -366,14 +366,14 @@ impl<'a> Worker<'a> {
                 > 0
         };
         let mut static_eval = None;
-        let mut pruning_eval = None;
+        let mut futile = false;
         if !pv_node && !forced && ply > 0 && !strong(&self.board, them) {
             let raw = evaluate(&self.board);
             static_eval = Some(raw);
             // A tighter stored bound replaces the evaluation in the margins below; the
             // `improving` test compares evaluations only.
             let eval = pruning_value(raw, entry.map(|e| (from_tt(e.score, ply), e.bound)));
-            pruning_eval = Some(eval);
+            futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
             if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < WIN_BOUND {
                 return eval;
             }
@@ -393,8 +393,6 @@ impl<'a> Worker<'a> {
             (Some(now), Some(before)) => now > before,
             _ => true,
         };
-        let futile = pruning_eval
-            .is_some_and(|e| depth <= FUTILITY_MAX_DEPTH && e + FUTILITY_MARGIN * depth <= alpha);
 
         // This ply's buffers, lent out while the node needs them (an allocation per node
         // and list cost 4 % of the instructions).
