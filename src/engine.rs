@@ -11,6 +11,8 @@ use std::sync::atomic::AtomicBool;
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 /// Memory the process needs besides the TT: code, stacks, pattern tables, boards.
 pub const PROCESS_RESERVE_BYTES: usize = 40 << 20;
+const MAX_TT_BYTES: u64 = 16 << 30;
+const MIN_TT_BYTES: u64 = 64 << 10;
 
 pub struct Engine {
     tt: TranspositionTable,
@@ -30,15 +32,27 @@ pub fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
+/// The largest table: 16 GiB (`YXSHOWINFO`'s `MAX_HASH_SIZE` 24), and no more than half
+/// of the memory the system reports as available (Linux), counting the `held` bytes of
+/// the table that a resize frees first.
+pub fn max_tt_bytes(held: usize) -> u64 {
+    tt_cap(crate::sysmem::available_bytes(), held)
+}
+
+fn tt_cap(available: Option<u64>, held: usize) -> u64 {
+    let cap = MAX_TT_BYTES.min(available.map_or(u64::MAX, |a| (a + held as u64) / 2));
+    cap.max(MIN_TT_BYTES)
+}
+
 /// TT bytes that keep the whole process under `max_memory` (0 = no limit) and under
-/// the user's `hash_bytes` request, if any.
-pub fn tt_bytes_for(max_memory: u64, hash_bytes: Option<u64>) -> usize {
+/// the user's `hash_bytes` request, if any, within `cap` (`max_tt_bytes`).
+pub fn tt_bytes_for(max_memory: u64, hash_bytes: Option<u64>, cap: u64) -> usize {
     let mut bytes = hash_bytes.unwrap_or(DEFAULT_TT_BYTES as u64);
     if max_memory > 0 {
         let budget = max_memory.saturating_sub(PROCESS_RESERVE_BYTES as u64);
         bytes = bytes.min(budget);
     }
-    bytes.clamp(64 << 10, 16 << 30) as usize
+    bytes.min(cap).max(MIN_TT_BYTES) as usize
 }
 
 impl Engine {
@@ -89,5 +103,28 @@ impl Engine {
         report: Reporter,
     ) -> SearchResult {
         search::search(board, &self.tt, self.threads, limits, stop, report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{tt_bytes_for, tt_cap};
+
+    #[test]
+    fn a_huge_request_is_capped_by_the_available_memory() {
+        const GIB: u64 = 1 << 30;
+        // Half of what is available, counting the table a resize frees first.
+        assert_eq!(tt_cap(Some(10 * GIB), 0), 5 * GIB);
+        assert_eq!(tt_cap(Some(10 * GIB), 2 << 30), 6 * GIB);
+        assert_eq!(tt_cap(Some(100 * GIB), 0), 16 * GIB);
+        assert_eq!(tt_cap(None, 0), 16 * GIB);
+        assert_eq!(tt_cap(Some(0), 0), 64 << 10);
+        let huge = Some(99_999_999_999 * 1024);
+        assert_eq!(tt_bytes_for(0, huge, 5 * GIB), 5 << 30);
+        assert_eq!(tt_bytes_for(0, Some(64 << 20), 5 * GIB), 64 << 20);
+        assert_eq!(tt_bytes_for(0, None, 5 * GIB), 128 << 20);
+        // max_memory still bounds the whole process.
+        assert_eq!(tt_bytes_for(100 << 20, huge, 5 * GIB), 60 << 20);
+        assert_eq!(tt_bytes_for(1, huge, 5 * GIB), 64 << 10);
     }
 }

@@ -8,6 +8,7 @@ pub mod eval;
 pub mod logging;
 pub mod protocol;
 pub mod search;
+pub mod sysmem;
 pub mod timeman;
 pub mod tt;
 

@@ -67,7 +67,19 @@ fn unpack(data: u64) -> (TtEntry, u8) {
 impl TranspositionTable {
     /// A table using at most `bytes` bytes (at least 64 KiB).
     pub fn new(bytes: usize) -> TranspositionTable {
-        let clusters = (bytes.max(MIN_BYTES) / (CLUSTER * ENTRY_BYTES)).max(1);
+        let mut clusters = (bytes.max(MIN_BYTES) / (CLUSTER * ENTRY_BYTES)).max(1);
+        // A size the allocator refuses (Windows commits memory up front, and every
+        // system has a limit) is halved until it fits, instead of aborting the process.
+        // The trial reservation is never touched, so it costs no page; `collect` then
+        // gets zeroed pages from the allocator, touched once by `clear` below.
+        let min_clusters = MIN_BYTES / (CLUSTER * ENTRY_BYTES);
+        while clusters > min_clusters
+            && Vec::<AtomicU64>::new()
+                .try_reserve_exact(clusters * CLUSTER * 2)
+                .is_err()
+        {
+            clusters /= 2;
+        }
         let words = (0..clusters * CLUSTER * 2)
             .map(|_| AtomicU64::new(0))
             .collect();

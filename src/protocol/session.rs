@@ -6,7 +6,7 @@ use super::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
-use crate::engine::{default_threads, tt_bytes_for, Engine};
+use crate::engine::{default_threads, max_tt_bytes, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
@@ -43,8 +43,6 @@ enum Opening {
 /// Realtime POS/DONE lines start this long after the command (as in Rapfi), so that
 /// the first shallow iterations do not flood the GUI.
 const REALTIME_DELAY: Duration = Duration::from_millis(200);
-/// `YXSHOWINFO`: the largest `hash_size` exponent (2^24 KB = 16 GiB, the TT's cap).
-const MAX_HASH_SIZE_LOG2: u32 = 24;
 
 pub struct Session {
     out: Output,
@@ -230,8 +228,12 @@ impl Session {
                 let threads = default_threads();
                 self.out
                     .line(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
+                // The largest `hash_size` exponent (2^k KB): 24 (16 GiB, the TT's cap)
+                // or less on a machine with less memory available.
+                let held = lock(&self.engine).tt_bytes();
+                let log2_kb = (max_tt_bytes(held) >> 10).ilog2();
                 self.out
-                    .line(&format!("MESSAGE INFO MAX_HASH_SIZE {MAX_HASH_SIZE_LOG2}"));
+                    .line(&format!("MESSAGE INFO MAX_HASH_SIZE {log2_kb}"));
             }
             Command::Malformed(msg) => self.out.line(&format!("ERROR {msg}")),
             Command::Unknown(line) => self.out.line(&format!("UNKNOWN command '{line}'")),
@@ -285,8 +287,15 @@ impl Session {
 
     /// Sizes the TT from max_memory and hash_size (only between searches).
     fn size_tt(&mut self) {
-        let bytes = tt_bytes_for(self.max_memory, self.hash_kb.map(|kb| kb * 1024));
-        lock(&self.engine).resize_tt(bytes);
+        let mut engine = lock(&self.engine);
+        let cap = max_tt_bytes(engine.tt_bytes());
+        let bytes = tt_bytes_for(
+            self.max_memory,
+            self.hash_kb.map(|kb| kb.saturating_mul(1024)),
+            cap,
+        );
+        engine.resize_tt(bytes);
+        log::info!("TT: {} MiB", engine.tt_bytes() >> 20);
     }
 
     /// The board point for manager coordinates, if on the board.
