@@ -11,8 +11,9 @@ use std::sync::atomic::AtomicBool;
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 /// Memory the process needs besides the TT: code, stacks, pattern tables, boards.
 pub const PROCESS_RESERVE_BYTES: usize = 40 << 20;
+/// The largest table whatever the machine has (`YXSHOWINFO`'s `MAX_HASH_SIZE` 24).
 const MAX_TT_BYTES: u64 = 16 << 30;
-const MIN_TT_BYTES: u64 = 64 << 10;
+const MIN_TT_BYTES: u64 = crate::tt::MIN_BYTES as u64;
 
 pub struct Engine {
     tt: TranspositionTable,

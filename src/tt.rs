@@ -29,7 +29,7 @@ const CLUSTER: usize = 4;
 /// Bytes of one entry (two words).
 const ENTRY_BYTES: usize = 16;
 /// Smallest table (entries are never fewer than one cluster).
-const MIN_BYTES: usize = 64 * 1024;
+pub const MIN_BYTES: usize = 64 * 1024;
 
 pub struct TranspositionTable {
     words: Vec<AtomicU64>,
