@@ -33,20 +33,15 @@ pub fn default_threads() -> usize {
         .unwrap_or(1)
 }
 
-/// The largest table: 16 GiB (`YXSHOWINFO`'s `MAX_HASH_SIZE` 24), and no more than half
-/// of the memory the system reports as available (Linux), counting the `held` bytes of
-/// the table that a resize frees first.
-pub fn max_tt_bytes(held: usize) -> u64 {
-    tt_cap(crate::sysmem::available_bytes(), held)
-}
-
+/// `MAX_TT_BYTES`, and no more than half of the `available` memory (as the system
+/// reports it) plus the `held` bytes of the table that a resize frees first.
 fn tt_cap(available: Option<u64>, held: usize) -> u64 {
     let cap = MAX_TT_BYTES.min(available.map_or(u64::MAX, |a| (a + held as u64) / 2));
     cap.max(MIN_TT_BYTES)
 }
 
 /// TT bytes that keep the whole process under `max_memory` (0 = no limit) and under
-/// the user's `hash_bytes` request, if any, within `cap` (`max_tt_bytes`).
+/// the user's `hash_bytes` request, if any, within `cap` (`Engine::max_tt_bytes`).
 pub fn tt_bytes_for(max_memory: u64, hash_bytes: Option<u64>, cap: u64) -> usize {
     let mut bytes = hash_bytes.unwrap_or(DEFAULT_TT_BYTES as u64);
     if max_memory > 0 {
@@ -74,6 +69,11 @@ impl Engine {
 
     pub fn tt_bytes(&self) -> usize {
         self.tt.size_bytes()
+    }
+
+    /// The largest table this machine can hold now (`tt_cap`), counting this one.
+    pub fn max_tt_bytes(&self) -> u64 {
+        tt_cap(crate::sysmem::available_bytes(), self.tt_bytes())
     }
 
     /// Resizes the TT when the size changes (the old table is freed first, so the

@@ -6,7 +6,7 @@ use super::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
-use crate::engine::{default_threads, max_tt_bytes, tt_bytes_for, Engine};
+use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
@@ -230,8 +230,7 @@ impl Session {
                     .line(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 // The largest `hash_size` exponent (2^k KB): 24 (16 GiB, the TT's cap)
                 // or less on a machine with less memory available.
-                let held = lock(&self.engine).tt_bytes();
-                let log2_kb = (max_tt_bytes(held) >> 10).ilog2();
+                let log2_kb = (lock(&self.engine).max_tt_bytes() >> 10).ilog2();
                 self.out
                     .line(&format!("MESSAGE INFO MAX_HASH_SIZE {log2_kb}"));
             }
@@ -288,7 +287,7 @@ impl Session {
     /// Sizes the TT from max_memory and hash_size (only between searches).
     fn size_tt(&mut self) {
         let mut engine = lock(&self.engine);
-        let cap = max_tt_bytes(engine.tt_bytes());
+        let cap = engine.max_tt_bytes();
         let bytes = tt_bytes_for(
             self.max_memory,
             self.hash_kb.map(|kb| kb.saturating_mul(1024)),
