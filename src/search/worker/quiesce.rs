@@ -62,6 +62,7 @@ impl Worker<'_> {
         self.nodes += self.vcf.nodes - before;
         result
     }
+
     /// Quiescence: stand pat on the static evaluation unless a short forced line
     /// proves the position won or lost. Facing an open three with no four of its own,
     /// the side to move is lost when every answer loses; with a four, a bounded VCF may
