@@ -2,6 +2,7 @@
 //! Lazy SMP threads on a shared transposition table.
 
 pub mod cutoff;
+mod history;
 pub mod movegen;
 mod picker;
 mod pruning;

@@ -33,7 +33,8 @@ fn lmr_product(depth: i32, i: usize) -> f64 {
 /// 0.4.18's divisor; a non-PV node adds a ply). The divisor was 1.3, part of the
 /// pruning set that won 152-71-8 in self-play; against PentaZen at 1000 ms 2.0 scored
 /// 78-71-18 in 167 games (52.1 %) where 1.3 scored 79-90-15 in 184 (47.0 %), played
-/// side by side (README, session 24).
+/// side by side (README, session 24); 2.5 (with the threat moves' divisor) scored
+/// 26-32-1 in 59 (README, session 42).
 pub fn lmr(depth: i32, i: usize) -> i32 {
     (lmr_product(depth, i) / 2.0) as i32
 }

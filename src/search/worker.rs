@@ -1,6 +1,7 @@
 //! One search thread: iterative deepening PVS; its leaves (the threat quiescence) are
 //! in `quiesce.rs`.
 
+use super::history::History;
 use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
 use super::picker::MovePicker;
 use super::pruning::{
@@ -62,7 +63,7 @@ pub struct Worker<'a> {
     counter: Vec<[Pos; 2]>,
     /// Per ply, the move a singular-extension test leaves out (`Pos::NONE` if none).
     excluded: Vec<Pos>,
-    history: Vec<[i32; 2]>,
+    history: History,
     pv: Vec<Vec<Pos>>,
     /// Per ply, the buffers of the move list and of its order (reused node after node).
     move_lists: Vec<Vec<(Pos, i32)>>,
@@ -109,7 +110,7 @@ impl<'a> Worker<'a> {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             counter: vec![[Pos::NONE; 2]; crate::board::types::CELLS],
             excluded: vec![Pos::NONE; MAX_PLY + 2],
-            history: vec![[0; 2]; crate::board::types::CELLS],
+            history: History::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             move_lists: vec![Vec::new(); MAX_PLY + 2],
             pick_keys: vec![Vec::new(); MAX_PLY + 2],
@@ -372,7 +373,7 @@ impl<'a> Worker<'a> {
             Some(p) => list.push((p, 0)),
             None => {
                 let history = &self.history;
-                let history = |p: Pos| history[p.idx()][us.idx()] / 64;
+                let history = |p: Pos| history.order_bonus(p, us);
                 scored_moves(&mut self.board, history, &mut self.candidates, &mut list);
             }
         }
@@ -565,6 +566,8 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// A quiet move cut off: it becomes the counter-move and a killer, and the history
+    /// rewards it.
     fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {
         if let Some((last, _)) = self.board.last_move() {
             self.counter[last.idx()][us.idx()] = mv;
@@ -574,14 +577,7 @@ impl<'a> Worker<'a> {
             k[1] = k[0];
             k[0] = mv;
         }
-        let h = &mut self.history[mv.idx()][us.idx()];
-        *h += depth * depth * 16;
-        if *h > 1 << 20 {
-            for e in self.history.iter_mut() {
-                e[0] /= 2;
-                e[1] /= 2;
-            }
-        }
+        self.history.reward(mv, us, depth);
     }
 }
 
