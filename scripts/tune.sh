@@ -17,7 +17,9 @@
 # 1600 openings, about 55 minutes on 2 cores), then refitted from those values to seed
 # 11 with 4800 openings (55 minutes; TUNE_ARGS="--iterations 800 --combo-l2 1e-7"),
 # then to seed 23 with 4800 openings and seed 11's games (given after DIR), twice: the
-# cell tables alone, then with the threat-count bonuses.
+# cell tables alone, then with the threat-count bonuses. Last (session 43) they were
+# refitted without this script, by `pbrain-ferrum tune --rule 0 GAMES...` on the .psq
+# files that PentaZen matches saved (`scripts/match.sh` with EXTRA="--psq DIR").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
