@@ -1,10 +1,11 @@
-//! Positions from 1000 ms games against PentaZen (2026-11-25) where the selective
-//! search was wrong about a win: a four-chain win it did not see, and attacks it
-//! scored as proven wins that one defence refutes. The root tactics are off, so the
-//! alpha-beta search alone must get them right.
+//! Positions from 1000 ms games against PentaZen (2026-11-25 and -28) where the
+//! selective search was wrong about a win: a four-chain win it did not see, wins it
+//! never searched, and attacks it scored as proven wins that one defence refutes. The
+//! root tactics are off, so the alpha-beta search alone must get them right.
 
 use ferrum::board::Pos;
 use ferrum::engine::Engine;
+use ferrum::search::movegen::move_list;
 use ferrum::search::score::WIN_BOUND;
 use ferrum::search::{Limits, SearchResult};
 use ferrum::tools::analyze::{self, parse_move};
@@ -87,4 +88,50 @@ fn a_plain_open_three_is_tried_for_a_win_from_the_leaves() {
         1,
     );
     assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}
+
+/// The move generator's list for the side to move in the position after `moves`.
+fn generated(moves: &str) -> Vec<Pos> {
+    let args = ["--moves".to_string(), moves.to_string()];
+    let mut board = analyze::position(&analyze::parse_args(&args).unwrap()).unwrap();
+    move_list(&mut board, |_| 0)
+        .into_iter()
+        .map(|m| m.0)
+        .collect()
+}
+
+#[test]
+fn a_four_three_whose_block_makes_a_four_leaves_counter_attacks_in_the_list() {
+    // Game of session 43 (HEAD 9383aac): White's g7 would be a four and an open three,
+    // but Black's block at g8 makes a four of its own. Black's l11 (an open three, no
+    // defence of g7) wins in 9 plies; it was left out of the list, and White's i13 was
+    // scored +440 where the position was lost.
+    let before = "h8 h7 k7 i9 f7 g9 f9 f8 h10 g6 i10 g10 j9 k8 k10 j11 g12 f13 h12 h6 h9 h11 \
+                  j12 i12 l10 j10 k11 m9 k13 k14 j13";
+    let after = format!("{before} i13");
+    assert!(generated(&after).contains(&pos("l11")));
+    let r = search(&after, 4);
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+    let r = search(before, 8);
+    assert!(r.score <= -WIN_BOUND, "score {} move {:?}", r.score, r.best);
+}
+
+#[test]
+fn a_double_three_against_two_four_three_points_is_in_the_list() {
+    // Game of session 43 (HEAD 9383aac): Black's j7 leaves Black two four-three points
+    // (j9, l3) and was scored a win in 23; White's l4 (two open threes, no defence of
+    // either point) wins instead, and it was left out of White's list.
+    let before = "h8 i7 k10 g7 k7 g8 h7 h6 g6 i5 f8 i8 i9 k6 j8 l6 i6 j4 k3 k5 i3 l5 h10 g11 \
+                  h9 h11 j5 m4";
+    let after = format!("{before} j7");
+    assert!(generated(&after).contains(&pos("l4")));
+    let r = search(&after, 4);
+    assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
+    let r = search(before, 8);
+    assert!(
+        r.score < WIN_BOUND || r.best != Some(pos("j7")),
+        "score {} move {:?}",
+        r.score,
+        r.best
+    );
 }
