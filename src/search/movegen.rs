@@ -92,25 +92,23 @@ pub fn scored_moves(
     let them = us.opp();
     let their_strong = board.threat_count(them, Threat::FLEX4) > 0;
     let their_four_three = board.threat_count(them, Threat::BLOCK4_FLEX3) > 0;
-    // Our least threat that stays in the list under threat. Against an open three only
-    // a four comes first. Against a four-three point an open three of ours may be a
-    // counter-attack that wins: the block of their four can become a four of ours
-    // (the tempo back), or two threes of ours outrun their one. Two game positions
-    // against PentaZen (`tests/selective_soundness.rs`) were misjudged because such
-    // a three was left out: a lost position was scored +440, and an attack a
-    // win in 23 that a double three refutes.
-    let attack_floor = if their_strong {
-        Threat::BLOCK4
-    } else {
-        Threat::FLEX3
-    };
-    let defence_floor = if their_strong {
-        Some(Threat::BLOCK4)
+    // Under threat, the least threat of ours and the least threat of theirs that keep
+    // a cell in the list (ours: a counter-attack; theirs: a point on their threat
+    // lines, i.e. a defence).
+    let floors = if their_strong {
+        // Against an open three only a four comes first.
+        Some((Threat::BLOCK4, Threat::BLOCK4))
     } else if their_four_three {
-        // Not only the open-three points: the one defence of a game position against
-        // PentaZen gave the opponent less than an open three there, and with it left
-        // out the search called a refutable attack a win in 13.
-        Some(Threat::BLOCK3)
+        // Against a four-three point an open three of ours may win: the block of their
+        // four can become a four of ours (the tempo back), or two threes of ours
+        // outrun their one. Two game positions against PentaZen
+        // (`tests/selective_soundness.rs`) were misjudged without them: a lost
+        // position was scored +440, and an attack a win in 23 that a double three
+        // refutes. The defences go down to the points where they make a closed
+        // three: the one defence of another game position gave them less than an
+        // open three, and with it left out the search called a refutable attack a
+        // win in 13.
+        Some((Threat::FLEX3, Threat::BLOCK3))
     } else {
         None
     };
@@ -121,10 +119,8 @@ pub fn scored_moves(
     for &p in cands.iter() {
         let mine = board.threat(us, p);
         let theirs = board.threat(them, p);
-        if let Some(floor) = defence_floor {
-            // Under threat: only our strongest threats and points on the opponent's
-            // threat lines.
-            if mine < attack_floor && theirs < floor {
+        if let Some((attack_floor, defence_floor)) = floors {
+            if mine < attack_floor && theirs < defence_floor {
                 continue;
             }
         }
