@@ -3,7 +3,7 @@
 //! never searched, and attacks it scored as proven wins that one defence refutes. The
 //! root tactics are off, so the alpha-beta search alone must get them right.
 
-use ferrum::board::Pos;
+use ferrum::board::{Board, Pos};
 use ferrum::engine::Engine;
 use ferrum::search::movegen::move_list;
 use ferrum::search::score::WIN_BOUND;
@@ -16,9 +16,14 @@ fn pos(s: &str) -> Pos {
     Pos::from_xy(x, y)
 }
 
-fn search(moves: &str, depth: i32) -> SearchResult {
+/// The position after `moves` (move-list notation, Black first).
+fn board(moves: &str) -> Board {
     let args = ["--moves".to_string(), moves.to_string()];
-    let board = analyze::position(&analyze::parse_args(&args).unwrap()).unwrap();
+    analyze::position(&analyze::parse_args(&args).unwrap()).unwrap()
+}
+
+fn search(moves: &str, depth: i32) -> SearchResult {
+    let board = board(moves);
     let engine = Engine::new(16 << 20, 1);
     let limits = Limits {
         root_tactics: false,
@@ -92,9 +97,7 @@ fn a_plain_open_three_is_tried_for_a_win_from_the_leaves() {
 
 /// The move generator's list for the side to move in the position after `moves`.
 fn generated(moves: &str) -> Vec<Pos> {
-    let args = ["--moves".to_string(), moves.to_string()];
-    let mut board = analyze::position(&analyze::parse_args(&args).unwrap()).unwrap();
-    move_list(&mut board, |_| 0)
+    move_list(&mut board(moves), |_| 0)
         .into_iter()
         .map(|m| m.0)
         .collect()

@@ -35,8 +35,8 @@ pub const UNIT_SHIFT: u32 = 4;
 /// the loss on those of openings 7-12 only from 0.6343 to 0.6301: most of the gain is
 /// about the positions those openings lead to. Against PentaZen at 1000 ms: 147-94-14
 /// in 255 (60.4 %, sessions 43-44), where the tables before scored 48.4 % over sessions
-/// 39-43; in
-/// self-play against them on 417 random openings at 200 ms, 421-403-10 (51.1 %).
+/// 39-43; in self-play against them on 417 random openings at 200 ms, 421-403-10
+/// (51.1 %).
 /// The fit trades line patterns, combinations, threat classes and their counts
 /// against each other (a cell's threat class follows from its patterns), so
 /// single entries, some negative, mean little on their own.
