@@ -16,6 +16,7 @@ pub mod tools {
     //! Helpers for the command-line tools and tests.
     pub mod analyze;
     pub mod json;
+    pub mod move_scan;
     pub mod sample;
     pub mod solve;
     pub mod tune;

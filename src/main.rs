@@ -1,6 +1,7 @@
 //! `pbrain-ferrum`: with no arguments, the Gomocup protocol on stdin/stdout.
 //! `pbrain-ferrum bench [depth]` runs the fixed benchmark; `solve` solves puzzle files;
-//! `analyze` searches one position; `tune` fits the evaluation weights to game results.
+//! `analyze` searches one position; `tune` fits the evaluation weights to game results;
+//! `scan-moves` looks for moves the move generator wrongly leaves out.
 //! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE;
 //! `--threads N` sets the search threads (matches run engines with one thread each).
 //! Options before the subcommand are the program's; those after it are the subcommand's.
@@ -84,6 +85,19 @@ fn main() {
                 }
             }
         }
+        Some("scan-moves") => {
+            let mut stdout = std::io::stdout().lock();
+            match ferrum::tools::move_scan::run(&rest[1..], &mut stdout) {
+                Ok(c) => println!(
+                    "scan-moves: {} nodes, {} with a VCT ({} first moves not listed), {} restricted lists all lost ({} moves outside them not refuted)",
+                    c.nodes, c.wins, c.attack_misses, c.lost_lists, c.defence_misses
+                ),
+                Err(e) => {
+                    println!("scan-moves: {e:#}");
+                    std::process::exit(2);
+                }
+            }
+        }
         Some("tune") => match ferrum::tools::tune::run(&rest[1..]) {
             Ok(report) => println!("{report}"),
             Err(e) => {
@@ -93,7 +107,7 @@ fn main() {
         },
         Some(other) => {
             println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf... | sample-leaves GAMES.psq...]"
+                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf... | sample-leaves GAMES.psq... | scan-moves GAMES.psq...]"
             );
             std::process::exit(2);
         }

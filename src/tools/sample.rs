@@ -97,7 +97,7 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(usize, usize)> {
 }
 
 /// The board after the first `n` stones of `g`.
-fn position(g: &Game, n: usize) -> Option<Board> {
+pub(crate) fn position(g: &Game, n: usize) -> Option<Board> {
     let mut board = Board::new(15, 15, g.rule).ok()?;
     for (i, &(x, y)) in g.moves[..n].iter().enumerate() {
         let colour = Color::of_stone(i);

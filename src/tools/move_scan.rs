@@ -1,0 +1,329 @@
+//! `pbrain-ferrum scan-moves`: nodes where the move generator leaves out a move that
+//! matters, looked for with the threat solvers.
+//!
+//! ```text
+//! pbrain-ferrum scan-moves [--walks W] [--plies P] [--nodes N] [--seed X] [--rule R]
+//!                          GAMES...
+//! ```
+//!
+//! Under threat the search's move list (`movegen::move_list`) keeps only our fours, our
+//! open threes and the defences: a move it leaves out is never searched, however deep.
+//! Session 45 found two game positions where that hid a win. The search meets most of
+//! its nodes away from the game's line, so from every position of the games (from the
+//! sixth stone) W random walks (default 2) of up to P plies (default 5; each ply one of
+//! the list's five best moves, a forced block when there is one) visit nodes like the
+//! search's. At each node with no five to make or block it checks:
+//!
+//! - *attack*: the side to move has a VCT (8 attacker moves, VCFs of 10, N nodes,
+//!   default 20000) whose first move the list lacks;
+//! - *defence*: the list is restricted (the opponent has an open three or a four-three
+//!   point), the side to move has no VCT, every listed move loses to the opponent's VCT,
+//!   yet after a move outside the list the opponent's VCT fails (proven, within 4 N
+//!   nodes).
+//!
+//! Each finding is printed as one line (kind, move, and the moves to the node in
+//! `analyze --moves` notation); the counts follow. A failed VCT is no proof that a
+//! defence holds, so a defence finding is a lead for a deeper search, not a verdict.
+
+use super::sample::position;
+use super::tune::{option_value, read_games};
+use crate::board::{Board, Pos, Rule, Threat};
+use crate::search::movegen::{forced_moves, move_list, Forced};
+use crate::search::vcf::VcfResult;
+use crate::search::vct::{VctLimits, VctSolver};
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+
+pub const USAGE: &str = "usage: pbrain-ferrum scan-moves [--walks W] [--plies P] [--nodes N] [--seed X] [--rule R] GAMES...\n  looks for nodes (game positions and W random walks of P plies from each, defaults 2\n  and 5) where the move list leaves out a VCT's first move or the only defence\n  (VCTs of N nodes, default 20000); games in .psq or SGF";
+
+/// Options of one run.
+struct Options {
+    walks: usize,
+    plies: usize,
+    nodes: u64,
+    seed: u64,
+    rule: Rule,
+    files: Vec<String>,
+}
+
+fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        walks: 2,
+        plies: 5,
+        nodes: 20_000,
+        seed: 7,
+        rule: Rule::Freestyle,
+        files: Vec::new(),
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = |i: &mut usize| option_value::<u64>(args, i).context(USAGE);
+        match args[i].as_str() {
+            "--walks" => o.walks = value(&mut i)? as usize,
+            "--plies" => o.plies = value(&mut i)? as usize,
+            "--nodes" => o.nodes = value(&mut i)?,
+            "--seed" => o.seed = value(&mut i)?,
+            "--rule" => o.rule = Rule::from_gomocup(value(&mut i)? as i64).context(USAGE)?,
+            f => o.files.push(f.to_string()),
+        }
+        i += 1;
+    }
+    if o.files.is_empty() || o.nodes == 0 {
+        bail!("{USAGE}");
+    }
+    Ok(o)
+}
+
+/// What a scan counted.
+#[derive(Default, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanCounts {
+    /// Nodes checked (no five to make or block).
+    pub nodes: u64,
+    /// Nodes where the side to move has a VCT.
+    pub wins: u64,
+    /// Restricted nodes without a VCT whose listed moves all lose to the opponent's.
+    pub lost_lists: u64,
+    pub attack_misses: u64,
+    pub defence_misses: u64,
+}
+
+/// A move the list leaves out that matters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    /// The first move of the side to move's VCT.
+    Attack { moves: Vec<Pos>, first: Pos },
+    /// A move after which the opponent's VCT fails, where every listed move loses.
+    Defence { moves: Vec<Pos>, defence: Pos },
+}
+
+/// A VCT of the side to move within `nodes` nodes. Small tables: a scan runs hundreds
+/// of thousands of short solves, and zeroing the root tactics' 24 MB table for each
+/// took most of the time.
+fn vct(board: &mut Board, nodes: u64) -> VcfResult {
+    let limits = VctLimits {
+        max_depth: 8,
+        vcf_depth: 10,
+        max_nodes: nodes,
+        ..VctLimits::default()
+    };
+    VctSolver::with_memory(limits, 16, 1 << 12).solve(board)
+}
+
+/// A move generator under test: the moves it lists for the side to move.
+pub type ListOf = fn(&mut Board) -> Vec<Pos>;
+
+/// The search's move list, without history.
+pub fn search_list(board: &mut Board) -> Vec<Pos> {
+    move_list(board, |_| 0).into_iter().map(|m| m.0).collect()
+}
+
+/// The moves that led to `board`.
+fn moves_of(board: &Board) -> Vec<Pos> {
+    board.history().iter().map(|&(p, _)| p).collect()
+}
+
+/// One scan: the generator it checks (the search's, except in tests), the VCT budget,
+/// the walks' random state, and what it found.
+pub struct Scanner {
+    pub list_of: ListOf,
+    pub nodes: u64,
+    pub rng: u64,
+    pub counts: ScanCounts,
+    pub found: Vec<Finding>,
+}
+
+impl Scanner {
+    pub fn new(list_of: ListOf, nodes: u64, seed: u64) -> Self {
+        Scanner {
+            list_of,
+            nodes,
+            rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1),
+            counts: ScanCounts::default(),
+            found: Vec::new(),
+        }
+    }
+
+    /// Checks one node.
+    pub fn node(&mut self, board: &mut Board) {
+        if forced_moves(board).is_some() {
+            return;
+        }
+        self.counts.nodes += 1;
+        let us = board.to_move();
+        let them = us.opp();
+        let list = (self.list_of)(board);
+        if let VcfResult::Win(line) = vct(board, self.nodes) {
+            self.counts.wins += 1;
+            if !list.contains(&line[0]) {
+                self.counts.attack_misses += 1;
+                self.found.push(Finding::Attack {
+                    moves: moves_of(board),
+                    first: line[0],
+                });
+            }
+            return;
+        }
+        let restricted = board.threat_count(them, Threat::FLEX4) > 0
+            || board.threat_count(them, Threat::BLOCK4_FLEX3) > 0;
+        if !restricted {
+            return;
+        }
+        let after = |board: &mut Board, m: Pos, nodes: u64| {
+            board.make(m, us);
+            let r = vct(board, nodes);
+            board.undo();
+            r
+        };
+        for &m in &list {
+            if !matches!(after(board, m, self.nodes), VcfResult::Win(_)) {
+                return;
+            }
+        }
+        self.counts.lost_lists += 1;
+        let others: Vec<Pos> = board.candidates().filter(|p| !list.contains(p)).collect();
+        for p in others {
+            if board.is_legal(us, p) && after(board, p, 4 * self.nodes) == VcfResult::NoWin {
+                self.counts.defence_misses += 1;
+                self.found.push(Finding::Defence {
+                    moves: moves_of(board),
+                    defence: p,
+                });
+            }
+        }
+    }
+
+    /// Checks `board` and the nodes of `walks` random walks of up to `plies` plies from
+    /// it; the board is left as it was.
+    pub fn walk_from(&mut self, board: &mut Board, walks: usize, plies: usize) {
+        self.node(board);
+        for _ in 0..walks {
+            let mut made = 0;
+            for _ in 0..plies {
+                let next = match forced_moves(board) {
+                    Some(Forced::Block(p)) => Some(p),
+                    Some(_) => None,
+                    None => {
+                        let list = move_list(board, |_| 0);
+                        self.rng = self
+                            .rng
+                            .wrapping_mul(6364136223846793005)
+                            .wrapping_add(1442695040888963407);
+                        let pick = (self.rng >> 33) as usize % list.len().clamp(1, 5);
+                        list.get(pick).map(|m| m.0)
+                    }
+                };
+                let Some(p) = next else {
+                    break;
+                };
+                board.make(p, board.to_move());
+                made += 1;
+                self.node(board);
+            }
+            for _ in 0..made {
+                board.undo();
+            }
+        }
+    }
+}
+
+/// The moves in `analyze --moves` notation.
+fn notation(moves: &[Pos]) -> String {
+    let names: Vec<String> = moves.iter().map(|p| p.notation()).collect();
+    names.join(" ")
+}
+
+/// Runs the tool, writing the findings to `out`; returns the counts.
+pub fn run(args: &[String], out: &mut dyn Write) -> Result<ScanCounts> {
+    let o = parse(args)?;
+    let games = read_games(&o.files, o.rule)?;
+    let mut scanner = Scanner::new(search_list, o.nodes, o.seed);
+    for g in games.iter().filter(|g| g.size == 15) {
+        // Every position from the sixth stone to the one before the five.
+        for n in 6..g.moves.len() {
+            let Some(mut board) = position(g, n) else {
+                break;
+            };
+            scanner.walk_from(&mut board, o.walks, o.plies);
+            for f in scanner.found.drain(..) {
+                match f {
+                    Finding::Attack { moves, first } => {
+                        writeln!(out, "attack {} | {}", first.notation(), notation(&moves))?
+                    }
+                    Finding::Defence { moves, defence } => {
+                        writeln!(out, "defence {} | {}", defence.notation(), notation(&moves))?
+                    }
+                }
+            }
+        }
+    }
+    Ok(scanner.counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::analyze::{self, parse_move};
+
+    fn board(moves: &str) -> Board {
+        let args = ["--moves".to_string(), moves.to_string()];
+        analyze::position(&analyze::parse_args(&args).unwrap()).unwrap()
+    }
+
+    /// Session 45's position (tests/selective_soundness.rs): White's i13 left it a
+    /// four-three point at g7, but Black's block of that four makes a Black four, and
+    /// Black wins by l11, an open three.
+    const THREE_WINS: &str = "h8 h7 k7 i9 f7 g9 f9 f8 h10 g6 i10 g10 j9 k8 k10 j11 g12 f13 h12 h6 \
+                              h9 h11 j12 i12 l10 j10 k11 m9 k13 k14 j13 i13";
+
+    #[test]
+    fn the_search_list_misses_nothing_here_and_a_list_without_threes_does() {
+        let mut b = board(THREE_WINS);
+        let mut scanner = Scanner::new(search_list, 20_000, 1);
+        scanner.node(&mut b);
+        assert_eq!(scanner.counts.wins, 1, "{:?}", scanner.counts);
+        assert!(scanner.found.is_empty(), "{:?}", scanner.found);
+        // The list before session 45: under a four-three point only our fours and the
+        // defences.
+        let mut old = Scanner::new(
+            |b| {
+                let us = b.to_move();
+                search_list(b)
+                    .into_iter()
+                    .filter(|&p| {
+                        b.threat(us, p) >= Threat::BLOCK4 || b.threat(us.opp(), p) >= Threat::BLOCK3
+                    })
+                    .collect()
+            },
+            20_000,
+            1,
+        );
+        old.node(&mut b);
+        let l11 = {
+            let (x, y) = parse_move("l11").unwrap();
+            Pos::from_xy(x, y)
+        };
+        assert!(
+            matches!(&old.found[..], [Finding::Attack { first, .. }] if *first == l11),
+            "{:?}",
+            old.found
+        );
+    }
+
+    #[test]
+    fn walks_leave_the_board_as_it_was() {
+        let mut b = board(THREE_WINS);
+        let hash = b.hash();
+        let mut scanner = Scanner::new(search_list, 2000, 1);
+        scanner.walk_from(&mut b, 2, 3);
+        assert_eq!(b.hash(), hash);
+        assert_eq!(b.history().len(), 32);
+        assert!(scanner.counts.nodes >= 3, "{:?}", scanner.counts);
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        assert!(parse(&[]).is_err());
+        assert!(parse(&["--nodes".into(), "0".into(), "g.psq".into()]).is_err());
+        assert!(parse(&["--walks".into(), "x".into(), "g.psq".into()]).is_err());
+    }
+}
