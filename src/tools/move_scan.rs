@@ -25,7 +25,7 @@
 //! `analyze --moves` notation); the counts follow. A failed VCT is no proof that a
 //! defence holds, so a defence finding is a lead for a deeper search, not a verdict.
 
-use super::sample::position;
+use super::sample::{position, Lcg};
 use super::tune::{option_value, read_games};
 use crate::board::{Board, Pos, Rule, Threat};
 use crate::search::movegen::{forced_moves, move_list, Forced};
@@ -127,7 +127,7 @@ fn moves_of(board: &Board) -> Vec<Pos> {
 pub struct Scanner {
     pub list_of: ListOf,
     pub nodes: u64,
-    pub rng: u64,
+    rng: Lcg,
     pub counts: ScanCounts,
     pub found: Vec<Finding>,
 }
@@ -137,7 +137,7 @@ impl Scanner {
         Scanner {
             list_of,
             nodes,
-            rng: seed.wrapping_mul(6364136223846793005).wrapping_add(1),
+            rng: Lcg::new(seed),
             counts: ScanCounts::default(),
             found: Vec::new(),
         }
@@ -203,13 +203,9 @@ impl Scanner {
                     Some(Forced::Block(p)) => Some(p),
                     Some(_) => None,
                     None => {
-                        let list = move_list(board, |_| 0);
-                        self.rng = self
-                            .rng
-                            .wrapping_mul(6364136223846793005)
-                            .wrapping_add(1442695040888963407);
-                        let pick = (self.rng >> 33) as usize % list.len().clamp(1, 5);
-                        list.get(pick).map(|m| m.0)
+                        let list = search_list(board);
+                        let pick = self.rng.next() % list.len().clamp(1, 5);
+                        list.get(pick).copied()
                     }
                 };
                 let Some(p) = next else {

@@ -71,13 +71,10 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(usize, usize)> {
     let o = parse(args)?;
     let games = read_games(&o.files, o.rule)?;
     let mut engine = Engine::new(16 << 20, 1);
-    let mut rng = o.seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    let mut rng = Lcg::new(o.seed);
     let (mut searched, mut written) = (0, 0);
     for g in games.iter().filter(|g| g.size == 15) {
-        rng = rng
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let first = 6 + (rng >> 33) as usize % o.step;
+        let first = 6 + rng.next() % o.step;
         for n in (first..g.moves.len().saturating_sub(2)).step_by(o.step) {
             let Some(board) = position(g, n) else {
                 break;
@@ -94,6 +91,25 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<(usize, usize)> {
         }
     }
     Ok((searched, written))
+}
+
+/// A linear congruential generator (Knuth's MMIX constants): the tools' randomness,
+/// the same for the same seed on every machine.
+pub(crate) struct Lcg(u64);
+
+impl Lcg {
+    pub(crate) fn new(seed: u64) -> Self {
+        Lcg(seed.wrapping_mul(6364136223846793005).wrapping_add(1))
+    }
+
+    /// The next value, from the state's high bits (the low bits of an LCG cycle fast).
+    pub(crate) fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
 }
 
 /// The board after the first `n` stones of `g`.
