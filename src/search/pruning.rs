@@ -11,16 +11,16 @@ use crate::tt::Bound;
 /// better) and futility (far below alpha: only the first quiet move is searched).
 /// Razoring reaches depth 4 (PentaZen razors below 5): +44 and +55 Elo in self-play at
 /// 200 and 500 ms against depth 2 (README). The margins were 120, 200 and 150: every
-/// trial that pruned more lost, and these (x1.5, pruning less) scored 53-30-10 (62.4 %)
-/// against PentaZen at 1000 ms where the old ones scored 47-42-11 (52.5 %) the same day
-/// (README, session 25; not proven). Pruning still less did not gain: x2 scored 51-40-9
-/// in 100 beside these (61-49-23 in 133), x3 and no static pruning at all started worse
-/// (8-11-1, 4-9-0; README, session 26). Reverse futility then reached depth 6 at 120
-/// per ply (session 47): PentaZen prunes so to depth 6, and its depth-1 to 4 nodes
-/// search 0.4 to 2.4 moves on average where ours searched 1.2 to 3.1; against
-/// PentaZen at 1000 ms it scored 126-69-12 in 207 (63.8 %) where depth 3 at 180 had
-/// scored 107-69-16 in 192 (59.9 %), paired +0.06 and +0.08 (about one standard error
-/// each; README, session 47).
+/// trial that pruned more lost until session 47 (below), and these (x1.5, pruning
+/// less) scored 53-30-10 (62.4 %) against PentaZen at 1000 ms where the old ones scored
+/// 47-42-11 (52.5 %) the same day (README, session 25; not proven). Pruning still less
+/// did not gain: x2 scored 51-40-9 in 100 beside these (61-49-23 in 133), x3 and no
+/// static pruning at all started worse (8-11-1, 4-9-0; README, session 26). Reverse
+/// futility then reached depth 6 at 120 per ply (session 47): PentaZen prunes so to
+/// depth 6, and its depth-1 to 4 nodes search 0.4 to 2.4 moves on average where ours
+/// searched 1.2 to 3.1; against PentaZen at 1000 ms it scored 126-69-12 in 207 (63.8
+/// %) where depth 3 at 180 had scored 107-69-16 in 192 (59.9 %), paired +0.06 and
+/// +0.08 (about one standard error each; README, session 47).
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 120;
 pub const RAZOR_MAX_DEPTH: i32 = 4;
