@@ -216,6 +216,10 @@ impl Board {
     pub fn history(&self) -> &[(Pos, Color)] {
         &self.history
     }
+    /// The moves played, in order, without their colours.
+    pub fn moves_played(&self) -> Vec<Pos> {
+        self.history.iter().map(|&(p, _)| p).collect()
+    }
     pub fn move_count(&self) -> usize {
         self.history.len()
     }

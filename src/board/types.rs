@@ -207,6 +207,13 @@ impl Pos {
         };
         format!("{}{}", letter, self.y() + 1)
     }
+
+    /// Moves in move-list notation, separated by spaces ("h8 i9 j10"): principal
+    /// variations, game records and tool output all print lines of moves so.
+    pub fn line_notation(moves: &[Pos]) -> String {
+        let names: Vec<String> = moves.iter().map(|p| p.notation()).collect();
+        names.join(" ")
+    }
 }
 
 impl fmt::Display for Pos {

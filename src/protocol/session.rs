@@ -665,7 +665,6 @@ fn position_from_lines(mut board: Board, lines: &[String]) -> Result<Board, Stri
 /// `MESSAGE depth 12-18 ev 35 n 1.2M n/ms 850 tm 1530 pv h8 i9 j10`.
 fn progress_line(p: &Progress) -> String {
     let ms = p.elapsed.as_millis().max(1) as u64;
-    let pv: Vec<String> = p.pv.iter().map(|m| m.notation()).collect();
     format!(
         "MESSAGE depth {}-{} ev {} n {} n/ms {} tm {} pv {}",
         p.depth,
@@ -674,7 +673,7 @@ fn progress_line(p: &Progress) -> String {
         human_count(p.nodes),
         p.nodes / ms,
         ms,
-        pv.join(" ")
+        Pos::line_notation(&p.pv)
     )
 }
 

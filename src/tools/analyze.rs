@@ -167,7 +167,7 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
     } else {
         "White"
     };
-    let moves: Vec<String> = board.history().iter().map(|m| m.0.notation()).collect();
+    let moves = board.moves_played();
     let io = |e: std::io::Error| e.to_string();
     writeln!(
         out,
@@ -180,7 +180,7 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
         if moves.is_empty() {
             "-".to_string()
         } else {
-            moves.join(" ")
+            Pos::line_notation(&moves)
         }
     )
     .map_err(io)?;
@@ -200,7 +200,6 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
     let report = |e: &SearchEvent| {
         if let SearchEvent::Iteration(p) = e {
             let ms = p.elapsed.as_millis().max(1) as u64;
-            let pv: Vec<String> = p.pv.iter().map(|m| m.notation()).collect();
             let mut w = out.lock().unwrap_or_else(|e| e.into_inner());
             let _ = writeln!(
                 w,
@@ -208,11 +207,11 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
                 p.depth,
                 p.seldepth,
                 signed(p.score),
-                pv.first().map_or("-", String::as_str),
+                p.pv.first().map_or("-".to_string(), |m| m.notation()),
                 human_count(p.nodes),
                 p.nodes / ms,
                 ms,
-                pv.join(" ")
+                Pos::line_notation(&p.pv)
             );
             let _ = w.flush();
         }

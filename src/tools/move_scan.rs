@@ -117,11 +117,6 @@ pub fn search_list(board: &mut Board) -> Vec<Pos> {
     move_list(board, |_| 0).into_iter().map(|m| m.0).collect()
 }
 
-/// The moves that led to `board`.
-fn moves_of(board: &Board) -> Vec<Pos> {
-    board.history().iter().map(|&(p, _)| p).collect()
-}
-
 /// One scan: the generator it checks (the search's, except in tests), the VCT budget,
 /// the walks' random state, and what it found.
 pub struct Scanner {
@@ -157,7 +152,7 @@ impl Scanner {
             if !list.contains(&line[0]) {
                 self.counts.attack_misses += 1;
                 self.found.push(Finding::Attack {
-                    moves: moves_of(board),
+                    moves: board.moves_played(),
                     first: line[0],
                 });
             }
@@ -185,7 +180,7 @@ impl Scanner {
             if board.is_legal(us, p) && after(board, p, 4 * self.nodes) == VcfResult::NoWin {
                 self.counts.defence_misses += 1;
                 self.found.push(Finding::Defence {
-                    moves: moves_of(board),
+                    moves: board.moves_played(),
                     defence: p,
                 });
             }
@@ -222,12 +217,6 @@ impl Scanner {
     }
 }
 
-/// The moves in `analyze --moves` notation.
-fn notation(moves: &[Pos]) -> String {
-    let names: Vec<String> = moves.iter().map(|p| p.notation()).collect();
-    names.join(" ")
-}
-
 /// Runs the tool, writing the findings to `out`; returns the counts.
 pub fn run(args: &[String], out: &mut dyn Write) -> Result<ScanCounts> {
     let o = parse(args)?;
@@ -242,12 +231,18 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<ScanCounts> {
             scanner.walk_from(&mut board, o.walks, o.plies);
             for f in scanner.found.drain(..) {
                 match f {
-                    Finding::Attack { moves, first } => {
-                        writeln!(out, "attack {} | {}", first.notation(), notation(&moves))?
-                    }
-                    Finding::Defence { moves, defence } => {
-                        writeln!(out, "defence {} | {}", defence.notation(), notation(&moves))?
-                    }
+                    Finding::Attack { moves, first } => writeln!(
+                        out,
+                        "attack {} | {}",
+                        first.notation(),
+                        Pos::line_notation(&moves)
+                    )?,
+                    Finding::Defence { moves, defence } => writeln!(
+                        out,
+                        "defence {} | {}",
+                        defence.notation(),
+                        Pos::line_notation(&moves)
+                    )?,
                 }
             }
         }

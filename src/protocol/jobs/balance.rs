@@ -3,7 +3,7 @@
 //! of many candidate lines and deeper ones of the closest few. Swap2's second choice
 //! uses the same rounds.
 
-use super::{fixed_score, notation, Answer, Ctx, Outcome, Show, Window};
+use super::{fixed_score, Answer, Ctx, Outcome, Show, Window};
 use crate::board::{Board, Pos};
 use crate::search::movegen::{any_legal_move, generate, Moves};
 use crate::search::score::{format_score, win_in};
@@ -112,7 +112,7 @@ impl Ctx<'_> {
         for (line, v) in scored.iter().take(3) {
             self.message(format!(
                 "balance {} ev {} (target {bias})",
-                notation(line),
+                Pos::line_notation(line),
                 format_score(*v)
             ));
         }

@@ -208,11 +208,6 @@ fn fixed_score(board: &Board, r: &SearchResult) -> i32 {
     }
 }
 
-fn notation(moves: &[Pos]) -> String {
-    let v: Vec<String> = moves.iter().map(|p| p.notation()).collect();
-    v.join(" ")
-}
-
 impl Ctx<'_> {
     fn stopped(&self) -> bool {
         self.stop.stopped()
@@ -304,7 +299,7 @@ impl Ctx<'_> {
                 format_score(*score),
                 depth,
                 seldepth.max(&(*depth as usize)),
-                notation(pv)
+                Pos::line_notation(pv)
             ));
         }
         let lost = lines

@@ -2,7 +2,7 @@
 //! opening of three or five stones (swap, our stone, or two more stones).
 
 use super::balance::two_move_lines;
-use super::{fixed_score, notation, Answer, Ctx, Outcome, Show, Window, BALANCE_WINDOW};
+use super::{fixed_score, Answer, Ctx, Outcome, Show, Window, BALANCE_WINDOW};
 use crate::board::{Board, Pos};
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
@@ -71,7 +71,7 @@ impl Ctx<'_> {
         let (stones, v) = best.unwrap_or_default();
         self.message(format!(
             "swap2 opening {} ev {} for White",
-            notation(&stones),
+            Pos::line_notation(&stones),
             format_score(v)
         ));
         let text: Vec<String> = stones.iter().map(|p| p.to_string()).collect();
@@ -126,7 +126,7 @@ impl Ctx<'_> {
                     self.message(format!(
                         "swap2 3 stones: ev {} for White, two stones {} ev {}",
                         format_score(score),
-                        notation(pair),
+                        Pos::line_notation(pair),
                         format_score(*v)
                     ));
                     let text: Vec<String> = pair.iter().map(|p| p.to_string()).collect();

@@ -235,7 +235,7 @@ impl Worker<'_> {
             return;
         }
         if let Some(report) = self.report {
-            let moves = self.board.history().iter().map(|&(p, _)| p).collect();
+            let moves = self.board.moves_played();
             report(&SearchEvent::Leaf(moves));
         }
     }
