@@ -230,20 +230,12 @@ pub fn run(args: &[String], out: &mut dyn Write) -> Result<ScanCounts> {
             };
             scanner.walk_from(&mut board, o.walks, o.plies);
             for f in scanner.found.drain(..) {
-                match f {
-                    Finding::Attack { moves, first } => writeln!(
-                        out,
-                        "attack {} | {}",
-                        first.notation(),
-                        Pos::line_notation(&moves)
-                    )?,
-                    Finding::Defence { moves, defence } => writeln!(
-                        out,
-                        "defence {} | {}",
-                        defence.notation(),
-                        Pos::line_notation(&moves)
-                    )?,
-                }
+                let (kind, mv, moves) = match f {
+                    Finding::Attack { moves, first } => ("attack", first, moves),
+                    Finding::Defence { moves, defence } => ("defence", defence, moves),
+                };
+                let line = Pos::line_notation(&moves);
+                writeln!(out, "{kind} {} | {line}", mv.notation())?;
             }
         }
     }
