@@ -6,8 +6,8 @@ process; see scripts/loss_evals.py for the wrapper that logs every game) and tak
 each move Ferrum played, the depth of its `Move: score S depth D` line (the line
 loss_evals.py reads the score from, with its parser): the last iteration it completed.
 Moves are counted per game from `START`, so move 1 is Ferrum's first move after the
-opening (the moves of a game whose `START` went to the rotated `.log.old` are left
-out: their numbers are unknown); moves played without a search (depth 0: a forced
+opening (a process's rotated `.log.old` is read before its `.log`, so a game cut by
+the rotation stays whole; one whose `START` rotated out of both is left out); moves played without a search (depth 0: a forced
 block, a win on the board) count but give no depth. By default moves 3 to 20 count (the
 middle game, where both sides still have choices). Prints, per log directory, how many
 moves were counted, their mean depth and the mean at every third move number: the
@@ -15,7 +15,6 @@ README's "mean last iteration over moves 3-20".
 
     scripts/log_depths.py LOG_DIR [LOG_DIR ...] [--moves FIRST-LAST]
 """
-import glob
 import statistics
 import sys
 
@@ -25,11 +24,10 @@ from loss_evals import game_moves
 def depths(directory, first, last):
     """Searched depths per move number (first..=last)."""
     out = {}
-    for path in glob.glob(directory + "/*.log*"):
-        for game in game_moves(path):
-            for move, (_, depth) in enumerate(game, start=1):
-                if depth > 0 and first <= move <= last:
-                    out.setdefault(move, []).append(depth)
+    for game in game_moves(directory):
+        for move, (_, depth) in enumerate(game, start=1):
+            if depth > 0 and first <= move <= last:
+                out.setdefault(move, []).append(depth)
     return out
 
 

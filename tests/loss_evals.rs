@@ -1,0 +1,84 @@
+//! `scripts/loss_evals.py` and `scripts/log_depths.py`, the readers of Ferrum's match
+//! logs, on a small made-up log that rotated in the middle of a game: the game must
+//! stay whole, and the position before the move that let a surprise loss in must come
+//! out in `analyze --moves` notation, the opening's wall left out.
+
+use std::process::Command;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Log lines as Ferrum writes them (timestamp, level, text).
+fn log(lines: &[&str]) -> String {
+    lines
+        .iter()
+        .map(|l| format!("2026-11-29T03:04:05.657798546Z [INFO] {l}\n"))
+        .collect()
+}
+
+fn run(script: &str, args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(format!("{ROOT}/scripts/{script}"))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss() {
+    let dir = std::env::temp_dir().join(format!("ferrum-loss-evals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Game 1 starts in the rotated part: a wall and two stones, Ferrum (Black) to move.
+    // Its scores 50 and 120 are followed by a forced loss: a surprise, let in by its
+    // second move (10,10) after the stones h8 i9 j10 g7.
+    let old = log(&[
+        "<< START 15",
+        ">> OK",
+        "<< BOARD",
+        "<< 0,0,3",
+        "<< 7,7,1",
+        "<< 8,8,2",
+        "<< DONE",
+        "Move: score 50 depth 10",
+        ">> 9,9",
+        "<< TURN 6,6",
+        "Move: score 120 depth 11",
+        ">> 10,10",
+    ]);
+    let new = log(&[
+        "<< TURN 5,5",
+        "Move: score -29990 depth 5",
+        ">> 11,11",
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score 0 depth 1",
+        ">> 7,7",
+        "<< TURN 8,8",
+        "Move: score 29995 depth 3",
+        ">> 9,9",
+    ]);
+    std::fs::write(dir.join("1234.log.old"), old).unwrap();
+    std::fs::write(dir.join("1234.log"), new).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+
+    let out = run("loss_evals.py", &[&d, "--positions"]);
+    assert!(
+        out.contains("2 games: Ferrum saw a forced loss in 1, a forced win in 1"),
+        "{out}"
+    );
+    assert!(out.contains("loss seen at move 2"), "{out}");
+    assert!(out.contains("played, answered: k11 f6"), "{out}");
+    assert!(out.contains("--moves h8,i9,j10,g7\n"), "{out}");
+    assert!(out.contains("1 came as a surprise"), "{out}");
+
+    // Five moves with a depth (three of game 1, two of game 2): the game cut by the
+    // rotation counts whole.
+    let out = run("log_depths.py", &[&d, "--moves", "1-3"]);
+    assert!(out.contains("5 moves, mean depth 6.00"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+}
