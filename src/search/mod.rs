@@ -1,4 +1,4 @@
-//! Search: iterative deepening PVS on the pattern board with a threat quiescence,
+//! Search: iterative deepening PVS on the pattern board with a VCF at the leaves,
 //! Lazy SMP threads on a shared transposition table.
 
 pub mod cutoff;

@@ -1,5 +1,5 @@
-//! One search thread: iterative deepening PVS; its leaves (the threat quiescence) are
-//! in `quiesce.rs`.
+//! One search thread: iterative deepening PVS; its leaves (the quiescence) are in
+//! `quiesce.rs`.
 
 use super::history::History;
 use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
@@ -15,7 +15,6 @@ use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
 use crate::timeman::SoftScale;
 use crate::tt::Bound;
-use quiesce::QS_THREATS;
 use std::sync::atomic::Ordering;
 
 mod quiesce;
@@ -74,8 +73,6 @@ pub struct Worker<'a> {
     evals: Vec<Option<i32>>,
     /// The quiescence's VCF solver.
     vcf: VcfSolver<'a>,
-    /// Per ply, the quiescence's move buffer.
-    qs_lists: Vec<Vec<(Pos, i32)>>,
     /// Inside a cautious re-search, which prunes no move by width or count.
     cautious: bool,
     /// Result of the last completed iteration.
@@ -117,7 +114,6 @@ impl<'a> Worker<'a> {
             candidates: Vec::new(),
             evals: vec![None; MAX_PLY + 2],
             vcf: VcfSolver::new(VcfLimits::default()),
-            qs_lists: vec![Vec::new(); MAX_PLY + 2],
             cautious: false,
             best: None,
             report,
@@ -297,7 +293,7 @@ impl<'a> Worker<'a> {
         // A forced block is searched at the same depth (an extension for forced replies).
         let forced = forced_block.is_some();
         if depth <= 0 && !forced {
-            return self.quiesce(alpha, beta, ply, QS_THREATS, 0);
+            return self.quiesce(alpha, beta, ply);
         }
 
         let key = self.board.hash();
@@ -352,7 +348,7 @@ impl<'a> Worker<'a> {
                 && eval + RAZOR_MARGIN * depth <= alpha
                 && !strong(&self.board, us)
             {
-                let v = self.quiesce(alpha, alpha + 1, ply, QS_THREATS, 0);
+                let v = self.quiesce(alpha, alpha + 1, ply);
                 if v <= alpha {
                     return v;
                 }

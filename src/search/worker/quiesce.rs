@@ -1,13 +1,12 @@
-//! The search's leaves: a quiescence that changes the static evaluation only by a
-//! proof (a VCF, a four-three after an open three, or every answer to the opponent's
-//! open three losing), and the leaf VCF it runs.
+//! The search's leaves: the static evaluation, unless a five must be blocked or a
+//! short forced line (a four-three, a bounded VCF) proves the position won.
 
 use super::Worker;
-use crate::board::{Board, Pos, Threat};
+use crate::board::Threat;
 use crate::eval::evaluate;
 use crate::search::cutoff::Cutoff;
-use crate::search::movegen::{quick_win, us_may_not_play};
-use crate::search::score::{lost_in, win_in, MAX_PLY, WIN_BOUND};
+use crate::search::movegen::quick_win;
+use crate::search::score::{lost_in, win_in, MAX_PLY};
 use crate::search::vcf::{VcfLimits, VcfResult};
 use crate::search::SearchEvent;
 
@@ -22,26 +21,6 @@ const QS_VCF_NODES: u64 = 300;
 /// makes nothing else (`VcfLimits::narrow`): against PentaZen at 1000 ms the first
 /// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
 const QS_VCF_NARROW: bool = true;
-/// Threat quiescence, which changes a leaf's score only by a proof: how many open
-/// threes one quiescence line may play, the most tried per node, and the quiescence
-/// plies within which a side facing an open three checks whether every answer loses.
-/// Scoring the lines by the evaluation instead (the threes tried whenever the stand
-/// pat was below beta) cost a ply of depth in 1000 ms games and scored no better than
-/// HEAD against PentaZen (README, session 30).
-pub(super) const QS_THREATS: u32 = 1;
-const QS_THREAT_MOVES: usize = 4;
-const QS_DEFENCE_PLIES: u32 = 4;
-/// The cells whose threes a quiescence line may play: every open three, and a
-/// four-three (when an opponent's four kept `quick_win` from calling it won). Session
-/// 30 took only the threes that make something more on another line; with the plain
-/// ones too, `scripts/threat_speed.py` finds 24 of the 35 long wins instead of 22, for
-/// 7 % more nodes on `bench 13` (README, session 31).
-const THREE_MAKERS: [Threat; 4] = [
-    Threat::FLEX3,
-    Threat::FLEX3_PLUS,
-    Threat::FLEX3_2X,
-    Threat::BLOCK4_FLEX3,
-];
 /// The quiescence stands pat this close to `MAX_PLY` (room for a forced line's plies).
 const QS_PLY_MARGIN: usize = 8;
 
@@ -63,20 +42,13 @@ impl Worker<'_> {
         result
     }
 
-    /// Quiescence: stand pat on the static evaluation unless a short forced line
-    /// proves the position won or lost. Facing an open three with no four of its own,
-    /// the side to move is lost when every answer loses; with a four, a bounded VCF may
-    /// prove a win; otherwise up to `threats` open threes (in this line) may lead to a
-    /// four-three or a VCF after every answer. `qs_ply` counts the plies since the main
-    /// search's leaf.
-    pub(super) fn quiesce(
-        &mut self,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        threats: u32,
-        qs_ply: u32,
-    ) -> i32 {
+    /// Quiescence: stand pat on the static evaluation unless a five decides, a
+    /// five must be blocked (searched on), or the side to move has a four and a bounded
+    /// VCF proves the win. Session 30's threat quiescence also played open threes and
+    /// proved a side facing one lost when every answer lost: without it the search
+    /// completes about half a ply more in 1000 ms games and scored no worse against
+    /// PentaZen (README, session 48).
+    pub(super) fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.tick();
         self.pv[ply].clear();
         if self.stopped() {
@@ -103,7 +75,7 @@ impl Worker<'_> {
                 return evaluate(&self.board);
             }
             self.board.make(block, us);
-            let score = -self.quiesce(-beta, -alpha, ply + 1, threats, qs_ply + 1);
+            let score = -self.quiesce(-beta, -alpha, ply + 1);
             self.board.undo();
             return score;
         }
@@ -111,118 +83,17 @@ impl Worker<'_> {
             self.pv[ply].push(p);
             return win_in(ply + plies);
         }
-        let our_fours = self.board.threat_count_at_least(us, Threat::BLOCK4) > 0;
-        let their_three = self.board.threat_count(them, Threat::FLEX4) > 0;
-        let room = ply < MAX_PLY - QS_PLY_MARGIN;
-        if their_three && !our_fours && qs_ply < QS_DEFENCE_PLIES && room {
-            // Every cell where the opponent would make a four or better: the three's
-            // ends and gaps are among them. Only a proof counts: when one of them holds
-            // (avoids a proven loss), the evaluation decides as before.
-            let score = self.qs_proof(
-                ply,
-                usize::MAX,
-                -WIN_BOUND + 1,
-                threats,
-                qs_ply,
-                |b, list| {
-                    for p in b.cells_with_threat(them, Threat::BLOCK4) {
-                        list.push((p, b.threat(them, p).0 as i32));
-                    }
-                },
-            );
-            if score <= -WIN_BOUND || self.stopped() {
-                return score;
-            }
-            self.pv[ply].clear();
-        }
         let stand = evaluate(&self.board);
-        if stand >= beta || !room {
-            self.sample_leaf();
-            return stand;
-        }
-        if our_fours {
+        let room = ply < MAX_PLY - QS_PLY_MARGIN;
+        if stand < beta && room && self.board.threat_count_at_least(us, Threat::BLOCK4) > 0 {
             if let VcfResult::Win(line) = self.leaf_vcf() {
                 let plies = line.len();
                 self.pv[ply] = line;
                 return win_in(ply + plies);
             }
         }
-        // Our open threes (and four-threes, when a four of the opponent's kept
-        // `quick_win` from calling them won), best cells first, searched only for a
-        // win: every answer may leave a four-three or a VCF the evaluation cannot see.
-        // The counts spare the scan when there is none; they are read only when a
-        // three may be played at all.
-        if threats == 0
-            || their_three
-            || THREE_MAKERS
-                .iter()
-                .all(|&t| self.board.threat_count(us, t) == 0)
-        {
-            self.sample_leaf();
-            return stand;
-        }
-        let score = self.qs_proof(
-            ply,
-            QS_THREAT_MOVES,
-            WIN_BOUND,
-            threats - 1,
-            qs_ply,
-            |b, list| {
-                for p in b.candidates() {
-                    if THREE_MAKERS.contains(&b.threat(us, p)) {
-                        list.push((p, b.cell_score(us, p) + b.cell_score(them, p) / 2));
-                    }
-                }
-            },
-        );
-        if score >= WIN_BOUND && !self.stopped() {
-            return score;
-        }
         self.sample_leaf();
         stand
-    }
-
-    /// Whether a quiescence move proves a score of at least `bound`: the first `limit`
-    /// legal moves that `fill` lists (with order values, best first) are searched in the
-    /// null window just below `bound`, each answered by a quiescence with `threats`
-    /// left. Returns the best score found (fail-soft), or a loss when no move is legal.
-    fn qs_proof(
-        &mut self,
-        ply: usize,
-        limit: usize,
-        bound: i32,
-        threats: u32,
-        qs_ply: u32,
-        fill: impl FnOnce(&Board, &mut Vec<(Pos, i32)>),
-    ) -> i32 {
-        // This ply's buffer, lent out for the loop.
-        let mut list = std::mem::take(&mut self.qs_lists[ply]);
-        list.clear();
-        fill(&self.board, &mut list);
-        list.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
-        let us = self.board.to_move();
-        let (alpha, beta) = (bound - 1, bound);
-        let mut best = lost_in(ply + 4);
-        for &(mv, _) in list.iter().take(limit) {
-            if us_may_not_play(&mut self.board, us, mv) {
-                continue;
-            }
-            self.board.make(mv, us);
-            let score = -self.quiesce(-beta, -alpha, ply + 1, threats, qs_ply + 1);
-            self.board.undo();
-            if self.stopped() {
-                break;
-            }
-            if score > best {
-                best = score;
-                if score >= beta {
-                    self.set_pv(ply, mv);
-                    break;
-                }
-            }
-        }
-        self.qs_lists[ply] = list;
-        best
     }
 
     /// Reports this stand-pat leaf's moves when `Limits::sample_leaves` asks for it
