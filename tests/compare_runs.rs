@@ -3,10 +3,10 @@
 //! game for the right opening and colour (game 2k+1 and 2k+2 play opening k, cycling
 //! through the file, NEW Black in the first).
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use common::run_script;
+use std::path::Path;
 
 /// A match.sh log line for game `n` with NEW Black in odd games, the result from the
 /// first-named engine's side.
@@ -22,20 +22,6 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     path.to_string_lossy().into_owned()
-}
-
-fn run(args: &[&str]) -> String {
-    let out = Command::new("python3")
-        .arg(format!("{ROOT}/scripts/compare_runs.py"))
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -69,14 +55,14 @@ fn counts_games_per_opening_and_colour_and_pairs_runs() {
     .concat();
     let run2 = write(&dir, "run.log", &run2);
 
-    let table = run(&["--openings", &openings, &control]);
+    let table = run_script("compare_runs.py", &["--openings", &openings, &control]);
     let rows: Vec<&str> = table.lines().skip(1).collect();
     assert_eq!(rows.len(), 2, "{table}");
     let cells = |row: &str| row.split_whitespace().collect::<Vec<_>>().join(" ");
     assert_eq!(cells(rows[0]), "1 2- 0- 0 1.00 1- 1- 0 0.50", "{table}");
     assert_eq!(cells(rows[1]), "2 0- 2- 0 0.00 1- 0- 1 0.75", "{table}");
 
-    let paired = run(&[&control, &run2]);
+    let paired = run_script("compare_runs.py", &[&control, &run2]);
     assert!(paired.starts_with("4 common games"), "{paired}");
     // On games 1-4 the control scores 1 + 0 + 0 + 0.5, the run 0 + 0 + 0 + 0.5.
     assert!(

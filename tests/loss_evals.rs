@@ -3,9 +3,9 @@
 //! stay whole, and the position before the move that let a surprise loss in must come
 //! out in `analyze --moves` notation, the opening's wall left out.
 
-use std::process::Command;
+mod common;
 
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+use common::run_script;
 
 /// Log lines as Ferrum writes them (timestamp, level, text).
 fn log(lines: &[&str]) -> String {
@@ -13,20 +13,6 @@ fn log(lines: &[&str]) -> String {
         .iter()
         .map(|l| format!("2026-11-29T03:04:05.657798546Z [INFO] {l}\n"))
         .collect()
-}
-
-fn run(script: &str, args: &[&str]) -> String {
-    let out = Command::new("python3")
-        .arg(format!("{ROOT}/scripts/{script}"))
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[test]
@@ -66,7 +52,7 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
     std::fs::write(dir.join("1234.log"), new).unwrap();
     let d = dir.to_string_lossy().into_owned();
 
-    let out = run("loss_evals.py", &[&d, "--positions"]);
+    let out = run_script("loss_evals.py", &[&d, "--positions"]);
     assert!(
         out.contains("2 games: Ferrum saw a forced loss in 1, a forced win in 1"),
         "{out}"
@@ -78,7 +64,7 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
 
     // Five moves with a depth (three of game 1, two of game 2): the game cut by the
     // rotation counts whole.
-    let out = run("log_depths.py", &[&d, "--moves", "1-3"]);
+    let out = run_script("log_depths.py", &[&d, "--moves", "1-3"]);
     assert!(out.contains("5 moves, mean depth 6.00"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
