@@ -103,10 +103,13 @@ def main():
         positions += [moves[:k] for k in plies if k < len(moves) - 2]
     results = []
     for engine in engines:
-        rows = [think(engine, p, ms) for p in positions]
+        # No search: a forced result, or a depth-1 answer without one. The first
+        # engine's rows are kept so marked too, for the pairing below.
+        rows = [
+            (m, d, f or (d is not None and d < 2))
+            for m, d, f in (think(engine, p, ms) for p in positions)
+        ]
         results.append(rows)
-        # No search: a forced result, or a depth-1 answer without one.
-        rows = [(m, d, f or (d is not None and d < 2)) for m, d, f in rows]
         shown = " ".join("-" if d is None else ("M" if f else str(d)) for _, d, f in rows)
         print(f"{engine}\n  depths: {shown}")
         own = [d for _, d, f in rows if d is not None and not f]
