@@ -2,10 +2,15 @@
 
 pub mod combo;
 mod combo_weights;
+mod mask_weights;
+pub mod threat_mask;
 pub mod weights;
 
 use crate::board::{Board, Color, Threat};
-use weights::{COUNT_BUCKETS, COUNT_GROUPS, NO_GROUP, THREAT_COUNT_VALUE, THREAT_GROUP};
+use threat_mask::threat_mask;
+use weights::{
+    COUNT_BUCKETS, COUNT_GROUPS, NO_GROUP, THREAT_COUNT_VALUE, THREAT_GROUP, THREAT_MASK_VALUE,
+};
 
 /// Static evaluation from the side to move's point of view: the mean of this
 /// position's pattern evaluation and (negated) the one before the last move. A pattern
@@ -14,7 +19,8 @@ use weights::{COUNT_BUCKETS, COUNT_GROUPS, NO_GROUP, THREAT_COUNT_VALUE, THREAT_
 /// PentaZen's evaluation does. It won 14-79-3 against PentaZen where the one-position
 /// evaluation scored 9-84-3 (200 ms per move, 96 games each; see the README). Each
 /// position's evaluation is its cells' scores plus the bonus for how many threat cells
-/// of each group either side has.
+/// of each group either side has and the value of its threat mask (who has which
+/// threats, see [`threat_mask`]).
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     let now = pattern_eval(|c, view| board.score_sum(c, view), me)
@@ -30,11 +36,11 @@ pub fn evaluate(board: &Board) -> i32 {
     }
 }
 
-/// `THREAT_COUNT_VALUE` for both sides, `me` to move, from the number of cells of each
-/// colour and threat class.
+/// `THREAT_COUNT_VALUE` for both sides and the threat mask's value, `me` to move, from
+/// the number of cells of each colour and threat class.
 #[inline(always)]
-fn threat_count_bonus(count: impl Fn(Color, Threat) -> u32, me: Color) -> i32 {
-    let mut bonus = 0;
+fn threat_count_bonus(count: impl Fn(Color, Threat) -> u32 + Copy, me: Color) -> i32 {
+    let mut bonus = THREAT_MASK_VALUE[threat_mask(count, me)];
     for (view, c) in [(0, me), (1, me.opp())] {
         for (g, &n) in group_counts(|t| count(c, t)).iter().enumerate() {
             if let Some(b) = count_bucket(n) {

@@ -113,6 +113,12 @@ pub const THREAT_COUNT_VALUE: [[[i32; COUNT_BUCKETS]; COUNT_GROUPS]; 2] = [
 /// its output).
 pub use super::combo_weights::COMBO_VALUE;
 
+/// Value of each threat mask (see [`super::threat_mask`]; 1/16 units), added to each
+/// position's evaluation before the two-ply mean like `THREAT_COUNT_VALUE`. Fitted by
+/// `pbrain-ferrum tune --masks-only` with the tables above as they are (the file is its
+/// output).
+pub use super::mask_weights::THREAT_MASK_VALUE;
+
 /// Per combination, both views: the four line values plus the combination's correction
 /// (one load instead of four).
 static COMBO_TOTAL: [[i32; 2]; COMBOS] = build_combo_total();

@@ -15,9 +15,11 @@
 //! view, the count of each line pattern, threat class and combination of a cell's four
 //! patterns over the empty cells, averaged (the previous position's negated) over the
 //! position and the one before it, as `evaluate` does, with one feature per side,
-//! threat group and count bucket (`THREAT_COUNT_VALUE`) in each position. `--l2`
-//! pulls the line, threat and count weights towards their current values, `--combo-l2`
-//! (default 1e-6) the combinations';
+//! threat group and count bucket (`THREAT_COUNT_VALUE`) and one per threat mask
+//! (`THREAT_MASK_VALUE`) in each position. `--l2` pulls the line,
+//! threat and count weights towards their current values, `--combo-l2` (default 1e-6)
+//! the combinations', `--mask-l2` (default 1e-9) the masks'; `--masks-only` fits the
+//! masks alone, the other tables staying as they are;
 //! `--pairs` fits one weight per two strongest patterns instead of one per combination.
 //! `--search-depth D` fits the evaluation to what a depth-D search (one thread, no root
 //! tactics) says of each position instead: the target is
@@ -31,14 +33,15 @@
 //! the search uses the evaluation; `scripts/label_positions.py` asks a stronger engine).
 //! Every tenth game (or line) is held out to check that the fit generalises. Prints the
 //! losses and the new tables as Rust: the first three to paste into `weights.rs`, then,
-//! after a marker line, the whole of `combo_weights.rs`.
+//! after a marker line each, the whole of `combo_weights.rs` and of `mask_weights.rs`.
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::engine::Engine;
 use crate::eval::combo::{combo_id, COMBOS, COMBO_PATTERNS};
+use crate::eval::threat_mask::{threat_mask, MASK_COUNT};
 use crate::eval::weights::{
-    COMBO_VALUE, COUNT_BUCKETS, COUNT_GROUPS, LINE_VALUE, THREAT_COUNT_VALUE, THREAT_VALUE,
-    UNIT_SHIFT,
+    COMBO_VALUE, COUNT_BUCKETS, COUNT_GROUPS, LINE_VALUE, THREAT_COUNT_VALUE, THREAT_MASK_VALUE,
+    THREAT_VALUE, UNIT_SHIFT,
 };
 use crate::eval::{count_bucket, group_counts};
 use crate::search::movegen::{forced_moves, quick_win};
@@ -49,7 +52,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
 pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES... | --positions FILE\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), with\n  --search-depth to a depth-D search's scores of their positions, or with --positions\n  to the win probabilities of FILE's lines (moves, a tab, the probability)";
+    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--mask-l2 L]\n                          [--masks-only] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES... | --positions FILE\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), with\n  --search-depth to a depth-D search's scores of their positions, or with --positions\n  to the win probabilities of FILE's lines (moves, a tab, the probability)";
 
 /// The value after the option at `args[*i]`, parsed; `*i` moves onto it.
 pub(crate) fn option_value<T: std::str::FromStr>(args: &[String], i: &mut usize) -> Result<T> {
@@ -63,8 +66,10 @@ const PER_VIEW: usize = Pattern::COUNT + Threat::COUNT + COMBOS;
 const COMBO_BASE: usize = Pattern::COUNT + Threat::COUNT;
 /// Offset of the threat-count bonuses, after both views' cell weights.
 const COUNT_BASE: usize = 2 * PER_VIEW;
-/// Both views' cell weights, then the threat-count bonuses.
-const PARAMS: usize = COUNT_BASE + 2 * COUNT_GROUPS * COUNT_BUCKETS;
+/// Offset of the threat-mask values, after the threat-count bonuses.
+const MASK_BASE: usize = COUNT_BASE + 2 * COUNT_GROUPS * COUNT_BUCKETS;
+/// Both views' cell weights, the threat-count bonuses, then the threat-mask values.
+const PARAMS: usize = MASK_BASE + MASK_COUNT;
 
 /// One position: its non-zero features as (weight index, value), evaluation =
 /// weights · features, and the result for the side to move (1 win, 0.5 draw, 0 loss;
@@ -109,6 +114,8 @@ pub fn run(args: &[String]) -> Result<String> {
     let mut rate = 0.5f64;
     let mut l2 = 0.0f64;
     let mut combo_l2 = 1e-6f64;
+    let mut mask_l2 = 1e-9f64;
+    let mut masks_only = false;
     let mut pairs = false;
     let mut rule = Rule::Freestyle;
     let mut search_depth = 0;
@@ -129,6 +136,8 @@ pub fn run(args: &[String]) -> Result<String> {
                 }
             }
             "--combo-l2" => combo_l2 = option_value(args, &mut i)?,
+            "--mask-l2" => mask_l2 = option_value(args, &mut i)?,
+            "--masks-only" => masks_only = true,
             "--positions" => positions = Some(option_value::<String>(args, &mut i)?),
             "--rate" => rate = option_value(args, &mut i)?,
             "--rule" => {
@@ -141,15 +150,30 @@ pub fn run(args: &[String]) -> Result<String> {
     if files.is_empty() == positions.is_none() {
         bail!("{USAGE}");
     }
+    let l2 = Penalties {
+        l2,
+        combo_l2,
+        mask_l2,
+        masks_only,
+    };
     if let Some(f) = &positions {
         let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
         let per_position = parse_positions(&text, rule, pairs)?;
-        return fit(per_position, iterations, rate, l2, combo_l2, pairs, None);
+        return fit(per_position, iterations, rate, l2, pairs, None);
     }
     let games = read_games(&files, rule)?;
     let per_game = samples_of_games(&games, pairs, search_depth);
     let label = (search_depth > 0).then_some(lambda);
-    fit(per_game, iterations, rate, l2, combo_l2, pairs, label)
+    fit(per_game, iterations, rate, l2, pairs, label)
+}
+
+/// How hard each kind of weight is pulled towards its starting value.
+struct Penalties {
+    l2: f64,
+    combo_l2: f64,
+    mask_l2: f64,
+    /// Only the threat-mask values move.
+    masks_only: bool,
 }
 
 /// Fits the weights to the samples, grouped by game (every tenth group held out), and
@@ -159,8 +183,7 @@ fn fit(
     per_game: Vec<Vec<Sample>>,
     iterations: usize,
     rate: f64,
-    l2: f64,
-    combo_l2: f64,
+    l2: Penalties,
     pairs: bool,
     search_lambda: Option<f32>,
 ) -> Result<String> {
@@ -185,12 +208,14 @@ fn fit(
     }
     let mut w = start.clone();
     let before = (loss(&train, &w, k), loss(&test, &w, k));
-    let mut penalty = vec![l2; PARAMS];
+    let mut penalty = vec![l2.l2; PARAMS];
     for view in 0..2 {
         let base = view * PER_VIEW + COMBO_BASE;
-        penalty[base..base + COMBOS].fill(combo_l2);
+        penalty[base..base + COMBOS].fill(l2.combo_l2);
     }
-    adam(&train, &mut w, &start, k, iterations, rate, &penalty);
+    penalty[MASK_BASE..].fill(l2.mask_l2);
+    let first = if l2.masks_only { MASK_BASE } else { 0 };
+    adam(&train, &mut w, &start, k, iterations, rate, &penalty, first);
     let after = (loss(&train, &w, k), loss(&test, &w, k));
     let mut out = String::new();
     writeln!(
@@ -478,8 +503,8 @@ fn samples_of(g: &Game, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> V
     out
 }
 
-/// Features of one position, dense: its pattern evaluation = weights · features (see
-/// [`current_weights`]).
+/// Features of one position's pattern evaluation, dense: the evaluation =
+/// weights · features (see [`current_weights`]).
 fn features(board: &Board, pairs: bool) -> Vec<f32> {
     let mut f = vec![0f32; PARAMS];
     let me = board.to_move();
@@ -500,6 +525,7 @@ fn features(board: &Board, pairs: bool) -> Vec<f32> {
             }
         }
     }
+    f[MASK_BASE + threat_mask(|c, t| board.threat_count(c, t), me)] = 1.0;
     f
 }
 
@@ -558,6 +584,9 @@ fn current_weights() -> Weights {
             }
         }
     }
+    for (mask, &v) in THREAT_MASK_VALUE.iter().enumerate() {
+        w[MASK_BASE + mask] = from_table(v);
+    }
     w
 }
 
@@ -605,7 +634,8 @@ fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
 /// Full-batch Adam on the cross-entropy plus `l2[j]` times the squared distance (in
 /// evaluation units) of weight j from its starting value, which keeps rare patterns
 /// and combinations (a few dozen samples) near where they were; `rate` is in
-/// evaluation units per step.
+/// evaluation units per step. Weights before index `first` stay as they are.
+#[allow(clippy::too_many_arguments)]
 fn adam(
     samples: &[Sample],
     w: &mut [f64],
@@ -614,6 +644,7 @@ fn adam(
     iterations: usize,
     rate: f64,
     l2: &[f64],
+    first: usize,
 ) {
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![0f64; PARAMS];
@@ -626,7 +657,7 @@ fn adam(
                 grad[j as usize] += err * f as f64;
             }
         }
-        for j in 0..PARAMS {
+        for j in first..PARAMS {
             let g = grad[j] / samples.len() as f64 / k + 2.0 * l2[j] * (w[j] - start[j]);
             m[j] = b1 * m[j] + (1.0 - b1) * g;
             v[j] = b2 * v[j] + (1.0 - b2) * g * g;
@@ -679,11 +710,25 @@ fn format_weights(w: &[f64], pairs: bool) -> String {
         s.push_str("    ],\n");
     }
     s.push_str("];\n");
+    s.push_str(MASK_FILE_MARK);
+    s.push_str(MASK_FILE_HEAD);
+    s.push_str("pub const THREAT_MASK_VALUE: [i32; super::threat_mask::MASK_COUNT] = [\n");
+    let items: Vec<String> = w[MASK_BASE..]
+        .iter()
+        .map(|&v| to_table(v).to_string())
+        .collect();
+    for chunk in items.chunks(16) {
+        s.push_str(&format!("    {},\n", chunk.join(", ")));
+    }
+    s.push_str("];\n");
     s
 }
 
 /// The line before the combination table's file in `tune`'s output.
 const COMBO_FILE_MARK: &str = "// ---- src/eval/combo_weights.rs ----\n";
+/// The line before the threat-mask table's file.
+const MASK_FILE_MARK: &str = "// ---- src/eval/mask_weights.rs ----\n";
+const MASK_FILE_HEAD: &str = "//! Written by `pbrain-ferrum tune`: the evaluation's value of each threat mask (see\n//! [`super::threat_mask`]), 1/16 units.\n\n#[rustfmt::skip]\n";
 const COMBO_FILE_HEAD: &str = "//! Written by `pbrain-ferrum tune`: the evaluation's correction per combination of a\n//! cell's four line patterns, by view, then combination id (1/16 units).\n\n#[rustfmt::skip]\n";
 
 #[cfg(test)]
@@ -752,13 +797,17 @@ mod tests {
         let g = &parse_sgf_games(GAME).unwrap()[0];
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         let w = current_weights();
+        let mut masks = Vec::new();
         for (n, &(x, y)) in g.moves.iter().take(5).enumerate() {
             let c = Color::of_stone(n);
             let before = features(&board, false);
             board.make(Pos::from_xy(x, y), c);
-            let mean = two_ply_features(&before, &features(&board, false));
+            // Each position has one threat mask.
+            let now = features(&board, false);
+            assert_eq!(now[MASK_BASE..].iter().filter(|&&f| f != 0.0).count(), 1);
+            masks.push(now[MASK_BASE..].iter().position(|&f| f == 1.0).unwrap());
             let s = Sample {
-                features: mean,
+                features: two_ply_features(&before, &features(&board, false)),
                 result: 0.5,
                 search_score: None,
             };
@@ -770,6 +819,8 @@ mod tests {
                 "{exact} vs {engine} after {n}"
             );
         }
+        // The game's threes and fours set mask bits: the sums above covered masks.
+        assert!(masks.iter().any(|&m| m != 0), "{masks:?}");
         // Every sample the tuner keeps is built the same way.
         assert!(!samples_of(g, false, None).is_empty());
     }
