@@ -150,7 +150,7 @@ pub fn run(args: &[String]) -> Result<String> {
     if files.is_empty() == positions.is_none() {
         bail!("{USAGE}");
     }
-    let l2 = Penalties {
+    let l2 = WeightOptions {
         l2,
         combo_l2,
         mask_l2,
@@ -167,8 +167,9 @@ pub fn run(args: &[String]) -> Result<String> {
     fit(per_game, iterations, rate, l2, pairs, label)
 }
 
-/// How hard each kind of weight is pulled towards its starting value.
-struct Penalties {
+/// How each kind of weight is fitted: how hard it is pulled towards its starting value,
+/// and whether it moves at all.
+struct WeightOptions {
     l2: f64,
     combo_l2: f64,
     mask_l2: f64,
@@ -183,7 +184,7 @@ fn fit(
     per_game: Vec<Vec<Sample>>,
     iterations: usize,
     rate: f64,
-    l2: Penalties,
+    l2: WeightOptions,
     pairs: bool,
     search_lambda: Option<f32>,
 ) -> Result<String> {
