@@ -5,7 +5,7 @@ use super::Worker;
 use crate::board::Threat;
 use crate::eval::evaluate;
 use crate::search::cutoff::Cutoff;
-use crate::search::movegen::quick_win;
+use crate::search::movegen::{forced_moves, quick_win, Forced};
 use crate::search::score::{lost_in, win_in, MAX_PLY};
 use crate::search::vcf::{VcfLimits, VcfResult};
 use crate::search::SearchEvent;
@@ -56,28 +56,19 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         let us = self.board.to_move();
-        let them = us.opp();
-        if self.board.threat_count(us, Threat::FIVE) > 0 {
-            return win_in(ply + 1);
-        }
-        let their_fives = self.board.threat_count(them, Threat::FIVE);
-        if their_fives > 1 {
-            return lost_in(ply + 2);
-        }
-        if their_fives == 1 {
-            let Some(block) = self.board.cells_with_threat(them, Threat::FIVE).next() else {
-                return lost_in(ply + 2);
-            };
-            if !self.board.is_legal(us, block) {
-                return lost_in(ply + 2);
+        match forced_moves(&mut self.board) {
+            Some(Forced::Win(_)) => return win_in(ply + 1),
+            Some(Forced::Lost) => return lost_in(ply + 2),
+            Some(Forced::Block(block)) => {
+                if ply >= MAX_PLY - 2 {
+                    return evaluate(&self.board);
+                }
+                self.board.make(block, us);
+                let score = -self.quiesce(-beta, -alpha, ply + 1);
+                self.board.undo();
+                return score;
             }
-            if ply >= MAX_PLY - 2 {
-                return evaluate(&self.board);
-            }
-            self.board.make(block, us);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.board.undo();
-            return score;
+            None => {}
         }
         if let Some((p, plies)) = quick_win(&mut self.board) {
             self.pv[ply].push(p);
