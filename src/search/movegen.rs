@@ -114,8 +114,15 @@ pub fn scored_moves(
     };
     cands.clear();
     board.candidates_into(cands);
+    // Cells where neither side makes even a two are not worth searching once enough
+    // cells are (pattern engines' usual candidate filter). Shaped cells fill the list
+    // from the front and the others from the back, every entry written to both ends
+    // and only one end moved: whether a cell is shaped is data the branch predictor
+    // cannot learn, and a branch on it (`retain` over the list) cost 6 % of the
+    // search's time (`perf`, `bench 13`).
     out.clear();
-    let mut shaped = 0;
+    out.resize(cands.len(), (Pos::NONE, 0));
+    let (mut front, mut back) = (0, cands.len());
     for &p in cands.iter() {
         let mine = board.threat(us, p);
         let theirs = board.threat(them, p);
@@ -132,13 +139,19 @@ pub fn scored_moves(
             + board.cell_score(us, p)
             + board.cell_score(them, p) / 2
             + history(p);
-        shaped += is_shaped(mine, theirs) as usize;
-        out.push((p, score));
+        // front < back here: fewer entries than candidates are written so far.
+        let shaped = is_shaped(mine, theirs);
+        out[back - 1] = (p, score);
+        out[front] = (p, score);
+        front += shaped as usize;
+        back -= !shaped as usize;
     }
-    // Cells where neither side makes even a two are not worth searching once enough
-    // cells are (pattern engines' usual candidate filter).
-    if shaped >= MIN_SHAPED_MOVES {
-        out.retain(|&(p, _)| is_shaped(board.threat(us, p), board.threat(them, p)));
+    if front >= MIN_SHAPED_MOVES {
+        out.truncate(front);
+    } else {
+        // Every cell stays, in the candidates' order (row by row: by index).
+        out.drain(front..back);
+        out.sort_unstable_by_key(|&(p, _)| p.0);
     }
 }
 
@@ -146,7 +159,7 @@ pub fn scored_moves(
 /// there (the loop above has them already; looking them up again cost a board read).
 #[inline(always)]
 fn is_shaped(mine: Threat, theirs: Threat) -> bool {
-    mine != Threat::NONE || theirs != Threat::NONE
+    (mine != Threat::NONE) | (theirs != Threat::NONE)
 }
 
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are
