@@ -20,13 +20,17 @@ use crate::tt::Bound;
 /// depth 6, and its depth-1 to 4 nodes search 0.4 to 2.4 moves on average where ours
 /// searched 1.2 to 3.1; against PentaZen at 1000 ms it scored 126-69-12 in 207 (63.8
 /// %) where depth 3 at 180 had scored 107-69-16 in 192 (59.9 %), paired +0.06 and
-/// +0.08 (about one standard error each; README, session 47).
+/// +0.08 (about one standard error each; README, session 47). Once the evaluation
+/// scored the threat mask (session 49) the three margins went down by a sixth, from
+/// 120, 300 and 225: against PentaZen at 1000 ms 63-28-12 in 103 (67.0 %) where the
+/// old ones scored 47-36-8 in 91 (56.0 %) beside them, paired +0.10 +/- 0.07, and 66.2 %
+/// in 160 the day before (README, session 50; not proven).
 pub const RFP_MAX_DEPTH: i32 = 6;
-pub const RFP_MARGIN: i32 = 120;
+pub const RFP_MARGIN: i32 = 100;
 pub const RAZOR_MAX_DEPTH: i32 = 4;
-pub const RAZOR_MARGIN: i32 = 300;
+pub const RAZOR_MARGIN: i32 = 250;
 pub const FUTILITY_MAX_DEPTH: i32 = 2;
-pub const FUTILITY_MARGIN: i32 = 225;
+pub const FUTILITY_MARGIN: i32 = 190;
 
 /// ln(depth) * ln(move number), the shape of both late-move reductions (as in most
 /// alpha-beta engines); `i` is the move's index (0 = first).
