@@ -229,3 +229,63 @@ pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
     }
     None
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    /// The move list of a position without a threat the floors answer: the shaped
+    /// candidates when there are `MIN_SHAPED_MOVES` of them, else every candidate, in
+    /// the candidates' order either way (the single-pass partition must keep both).
+    #[test]
+    fn shaped_cells_are_kept_in_candidate_order() {
+        let mut seed = 7u64;
+        let mut rand = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let (mut filtered, mut unfiltered) = (0, 0);
+        for round in 0..400 {
+            let size = if round % 2 == 0 { 6 } else { 15 };
+            let mut board = Board::new(size, size, Rule::Freestyle).unwrap();
+            for _ in 0..1 + rand(if size == 6 { 4 } else { 12 }) {
+                let p = Pos::from_xy(rand(size), rand(size));
+                if board.is_empty(p) {
+                    board.make(p, board.to_move());
+                }
+            }
+            let us = board.to_move();
+            let them = us.opp();
+            let threatened = board.threat_count(them, Threat::FLEX4) > 0
+                || board.threat_count(them, Threat::BLOCK4_FLEX3) > 0;
+            if threatened || forced_moves(&mut board).is_some() {
+                continue;
+            }
+            let (mut cands, mut out) = (Vec::new(), Vec::new());
+            scored_moves(&mut board, |_| 0, &mut cands, &mut out);
+            let all: Vec<Pos> = board.candidates().collect();
+            let shaped: Vec<Pos> = all
+                .iter()
+                .copied()
+                .filter(|&p| is_shaped(board.threat(us, p), board.threat(them, p)))
+                .collect();
+            let expected = if shaped.len() >= MIN_SHAPED_MOVES {
+                filtered += 1;
+                shaped
+            } else {
+                unfiltered += 1;
+                all
+            };
+            let listed: Vec<Pos> = out.iter().map(|&(p, _)| p).collect();
+            assert_eq!(listed, expected, "round {round}");
+        }
+        // Both paths were taken.
+        assert!(
+            filtered > 20 && unfiltered > 20,
+            "{filtered} / {unfiltered}"
+        );
+    }
+}
