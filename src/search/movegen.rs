@@ -234,19 +234,15 @@ pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
 mod tests {
     use super::*;
     use crate::board::Rule;
+    use crate::tools::sample::Lcg;
 
     /// The move list of a position without a threat the floors answer: the shaped
     /// candidates when there are `MIN_SHAPED_MOVES` of them, else every candidate, in
     /// the candidates' order either way (the single-pass partition must keep both).
     #[test]
     fn shaped_cells_are_kept_in_candidate_order() {
-        let mut seed = 7u64;
-        let mut rand = |n: usize| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 33) as usize % n
-        };
+        let mut lcg = Lcg::new(7);
+        let mut rand = |n: usize| lcg.next() % n;
         let (mut filtered, mut unfiltered) = (0, 0);
         for round in 0..400 {
             let size = if round % 2 == 0 { 6 } else { 15 };
