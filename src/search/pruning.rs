@@ -24,7 +24,10 @@ use crate::tt::Bound;
 /// scored the threat mask (session 49) the three margins went down by a sixth, from
 /// 120, 300 and 225: against PentaZen at 1000 ms 63-28-12 in 103 (67.0 %) where the
 /// old ones scored 47-36-8 in 91 (56.0 %) beside them, paired +0.10 +/- 0.07, and 66.2 %
-/// in 160 the day before (README, session 50; not proven).
+/// in 160 the day before (README, session 50; not proven). A fifth lower again (80, 200
+/// and 150) scored even with these, paired +0.00 +/- 0.08 over 60 games, and reverse
+/// futility's margin a ply smaller when the evaluation improved (Stockfish's rule)
+/// -0.01 +/- 0.10 over 50 (README, session 51).
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 100;
 pub const RAZOR_MAX_DEPTH: i32 = 4;
@@ -43,7 +46,9 @@ fn lmr_product(depth: i32, i: usize) -> f64 {
 /// pruning set that won 152-71-8 in self-play; against PentaZen at 1000 ms 2.0 scored
 /// 78-71-18 in 167 games (52.1 %) where 1.3 scored 79-90-15 in 184 (47.0 %), played
 /// side by side (README, session 24); 2.5 (with the threat moves' divisor) scored
-/// 26-32-1 in 59 (README, session 42).
+/// 26-32-1 in 59 (README, session 42). A ply more when the side to move's evaluation
+/// has not improved (chess engines' rule) scored even: 61-33-14 in 108 against
+/// PentaZen, paired +0.03 and -0.02 with HEAD (README, session 51).
 pub fn lmr(depth: i32, i: usize) -> i32 {
     (lmr_product(depth, i) / 2.0) as i32
 }
