@@ -1255,13 +1255,11 @@ fn harness_board_model() {
 // `pbrain-ferrum analyze` (the command-line analysis mode)
 // ---------------------------------------------------------------------------------
 
-/// Runs `analyze` with `args`, keeping stdin open (Enter is sent after `enter_after`
-/// if given), and returns (stdout lines, elapsed time). Fails if it runs past `cap`.
-fn run_analyze(
-    args: &[&str],
-    enter_after: Option<Duration>,
-    cap: Duration,
-) -> (Vec<String>, Duration) {
+/// Runs `analyze` with `args`, keeping stdin open, and returns (stdout lines, time
+/// taken). With `press_enter`, Enter is sent once the first `depth` line is out, and the
+/// time is counted from Enter (a fixed wait before it raced the first iteration on a
+/// busy machine); otherwise from the start. Fails if it runs past `cap`.
+fn run_analyze(args: &[&str], press_enter: bool, cap: Duration) -> (Vec<String>, Duration) {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
         .arg("analyze")
@@ -1272,14 +1270,45 @@ fn run_analyze(
         .stderr(Stdio::piped())
         .spawn()
         .expect("cannot start the engine");
+    let stdout = child.stdout.take().expect("piped stdout");
+    let (tx, rx) = mpsc::channel::<String>();
+    let reader = thread::spawn(move || {
+        let mut stdout = std::io::BufReader::new(stdout);
+        let mut line = String::new();
+        while matches!(std::io::BufRead::read_line(&mut stdout, &mut line), Ok(n) if n > 0) {
+            if tx.send(line.trim_end().to_string()).is_err() {
+                break;
+            }
+            line.clear();
+        }
+    });
+    let mut lines = Vec::new();
     let mut stdin = child.stdin.take();
-    if let Some(d) = enter_after {
-        thread::sleep(d);
+    let mut since = start;
+    if press_enter {
+        loop {
+            let left = cap.saturating_sub(start.elapsed());
+            match rx.recv_timeout(left) {
+                Ok(l) => {
+                    let depth = l.starts_with("depth ");
+                    lines.push(l);
+                    if depth {
+                        break;
+                    }
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    panic!("no depth line within {} ms: {lines:?}", cap.as_millis());
+                }
+            }
+        }
         stdin
             .as_mut()
             .expect("piped stdin")
             .write_all(b"\n")
             .expect("writing Enter");
+        since = Instant::now();
     }
     loop {
         match child.try_wait().expect("wait") {
@@ -1292,15 +1321,10 @@ fn run_analyze(
             None => thread::sleep(Duration::from_millis(10)),
         }
     }
-    let elapsed = start.elapsed();
+    let elapsed = since.elapsed();
     drop(stdin);
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .expect("piped stdout")
-        .read_to_string(&mut out)
-        .expect("reading stdout");
+    reader.join().expect("stdout reader");
+    lines.extend(rx.try_iter());
     let mut err = String::new();
     child
         .stderr
@@ -1309,7 +1333,7 @@ fn run_analyze(
         .read_to_string(&mut err)
         .expect("reading stderr");
     assert!(err.is_empty(), "analyze wrote to stderr: {err:?}");
-    (out.lines().map(String::from).collect(), elapsed)
+    (lines, elapsed)
 }
 
 /// The depths of the `depth D-S ev … best … pv …` lines, checking their form.
@@ -1350,7 +1374,7 @@ fn analyze_deepens_and_stops_on_time() {
             "--threads",
             "1",
         ],
-        None,
+        false,
         Duration::from_secs(6),
     );
     assert!(
@@ -1383,12 +1407,12 @@ fn analyze_stops_on_enter() {
             "--threads",
             "1",
         ],
-        Some(Duration::from_millis(500)),
+        true,
         Duration::from_secs(10),
     );
     assert!(
-        took < Duration::from_millis(3000),
-        "Enter did not stop it: {} ms",
+        took < Duration::from_millis(2500),
+        "Enter did not stop it: {} ms after Enter",
         took.as_millis()
     );
     assert!(!analyze_depths(&lines).is_empty(), "{lines:?}");
@@ -1396,7 +1420,7 @@ fn analyze_stops_on_enter() {
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{lines:?}"
     );
-    let (lines, _) = run_analyze(&["--moves", "h8,zz"], None, Duration::from_secs(5));
+    let (lines, _) = run_analyze(&["--moves", "h8,zz"], false, Duration::from_secs(5));
     assert!(lines[0].starts_with("analyze: bad move"), "{lines:?}");
 }
 
@@ -1404,7 +1428,7 @@ fn analyze_stops_on_enter() {
 /// must see it (the program's option loop once took it, leaving analyze on every core).
 #[test]
 fn analyze_reads_its_own_threads_option() {
-    let (lines, _) = run_analyze(&["--threads", "0"], None, Duration::from_secs(5));
+    let (lines, _) = run_analyze(&["--threads", "0"], false, Duration::from_secs(5));
     assert!(
         lines[0].starts_with("analyze: bad thread count '0'"),
         "{lines:?}"
