@@ -256,27 +256,25 @@ mod tests {
         // is not advised and stays a mapping of its own.
         let addr = tt.words.as_ptr() as usize + tt.size_bytes() / 2;
         let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps readable");
+        // A mapping's header line starts with its address range, `lo-hi` in hex; its
+        // fields (`Name: value`) follow it.
+        let range = |line: &str| -> Option<(usize, usize)> {
+            let (lo, hi) = line.split_whitespace().next()?.split_once('-')?;
+            Some((
+                usize::from_str_radix(lo, 16).ok()?,
+                usize::from_str_radix(hi, 16).ok()?,
+            ))
+        };
         let mut in_table = false;
         let mut huge_kb = None;
         for line in smaps.lines() {
-            let first = line.split_whitespace().next().unwrap_or("");
-            if let Some((lo, hi)) = first.split_once('-') {
-                if let (Ok(lo), Ok(hi)) =
-                    (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
-                {
-                    in_table = (lo..hi).contains(&addr);
-                    continue;
-                }
-            }
-            if in_table {
-                if let Some(kb) = line.strip_prefix("AnonHugePages:") {
-                    huge_kb = kb
-                        .trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse::<usize>()
-                        .ok();
-                }
+            if let Some((lo, hi)) = range(line) {
+                in_table = (lo..hi).contains(&addr);
+            } else if let Some(kb) = line.strip_prefix("AnonHugePages:").filter(|_| in_table) {
+                huge_kb = kb
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse::<usize>().ok());
             }
         }
         let huge_kb = huge_kb.expect("the table's mapping is listed");
