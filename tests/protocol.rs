@@ -1273,13 +1273,11 @@ fn run_analyze(args: &[&str], press_enter: bool, cap: Duration) -> (Vec<String>,
     let stdout = child.stdout.take().expect("piped stdout");
     let (tx, rx) = mpsc::channel::<String>();
     let reader = thread::spawn(move || {
-        let mut stdout = std::io::BufReader::new(stdout);
-        let mut line = String::new();
-        while matches!(std::io::BufRead::read_line(&mut stdout, &mut line), Ok(n) if n > 0) {
+        let lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+        for line in lines.map_while(Result::ok) {
             if tx.send(line.trim_end().to_string()).is_err() {
                 break;
             }
-            line.clear();
         }
     });
     let mut lines = Vec::new();
