@@ -5,7 +5,8 @@
 
 Reports: reply time to TURN with `INFO timeout_turn 0`; time from END (sent
 mid-search) to process exit; peak resident memory (VmHWM) under several max_memory
-values, each after a 2 s search so the transposition table is in use.
+values, over three 2 s searches (so the transposition table and the solvers' tables
+are in use), and before the limit arrived (START has made the default table).
 """
 import os
 import subprocess
@@ -81,22 +82,33 @@ def end_mid_search(rounds=5):
 
 
 def memory(max_memory):
+    """Peak RSS in Piskvork's order (START, its OK, then INFO max_memory): once the
+    limit is known (the peak is reset then: /proc/PID/clear_refs 5), and before it,
+    when START has made the default table that the limit may then shrink."""
     p = start()
     send(p, "START 15")
     read_reply(p)
     if max_memory is not None:
         send(p, f"INFO max_memory {max_memory}")
     send(p, "INFO timeout_turn 2000")
+    send(p, "ABOUT")  # answered once the INFO lines before it are done
+    read_reply(p)
+    at_start = peak_rss_kb(p.pid) * 1024
+    with open(f"/proc/{p.pid}/clear_refs", "w") as f:
+        f.write("5")
     send(p, "BEGIN")
     read_reply(p)
     send(p, "TURN 8,8")
+    read_reply(p)
+    send(p, "TURN 9,6")
     read_reply(p)
     rss = peak_rss_kb(p.pid) * 1024
     send(p, "END")
     p.wait(timeout=2)
     label = "none" if max_memory is None else f"{max_memory}"
     verdict = "" if not max_memory else ("  (under the limit)" if rss < max_memory else "  OVER THE LIMIT")
-    print(f"max_memory {label}: peak RSS {rss / 2**20:.1f} MiB{verdict}")
+    print(f"max_memory {label}: peak RSS {rss / 2**20:.1f} MiB in three 2 s searches{verdict}; "
+          f"{at_start / 2**20:.1f} MiB before the limit arrived")
 
 
 if __name__ == "__main__":

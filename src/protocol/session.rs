@@ -6,7 +6,7 @@ use super::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
-use crate::engine::{default_threads, tt_bytes_for, Engine};
+use crate::engine::{default_threads, proof_bits_for, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
@@ -284,17 +284,25 @@ impl Session {
         }
     }
 
-    /// Sizes the TT from max_memory and hash_size (only between searches).
+    /// Sizes the solvers' tables and the TT from max_memory, hash_size and the thread
+    /// count (only between searches).
     fn size_tt(&mut self) {
         let mut engine = lock(&self.engine);
+        let threads = engine.threads();
+        engine.resize_solvers(proof_bits_for(self.max_memory, threads));
         let cap = engine.max_tt_bytes();
         let bytes = tt_bytes_for(
             self.max_memory,
             self.hash_kb.map(|kb| kb.saturating_mul(1024)),
             cap,
+            engine.solver_bytes(),
         );
         engine.resize_tt(bytes);
-        log::info!("TT: {} MiB", engine.tt_bytes() >> 20);
+        log::info!(
+            "TT: {} MiB, solver tables: {} MiB",
+            engine.tt_bytes() >> 20,
+            engine.solver_bytes() >> 20
+        );
     }
 
     /// The board point for manager coordinates, if on the board.
@@ -373,6 +381,10 @@ impl Session {
             ("thread_num", Some(v)) => {
                 let n = if v > 0 { v as usize } else { default_threads() };
                 lock(&self.engine).set_threads(n);
+                // Each thread has a solver table of its own, within max_memory.
+                if self.max_memory > 0 {
+                    self.size_tt();
+                }
             }
             ("max_depth", Some(v)) => self.max_depth = if v > 0 { v.min(100) as i32 } else { 100 },
             ("max_node", Some(v)) => self.max_nodes = if v > 0 { v as u64 } else { u64::MAX },

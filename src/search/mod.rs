@@ -8,12 +8,14 @@ mod picker;
 mod pruning;
 pub mod root_tactics;
 pub mod score;
+pub mod solver_memory;
 pub mod vcf;
 pub mod vct;
 mod worker;
 
 use crate::board::{Board, Pos, Threat};
 use crate::tt::TranspositionTable;
+use solver_memory::SolverMemory;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::Worker;
@@ -128,7 +130,8 @@ pub struct SearchResult {
 }
 
 /// Searches `board` for its side to move with `threads` threads until a limit is hit
-/// or `stop` is set. `report` is called from the main search thread.
+/// or `stop` is set. `report` is called from the main search thread. The solvers work
+/// in `memory`.
 pub fn search(
     board: &Board,
     tt: &TranspositionTable,
@@ -136,7 +139,9 @@ pub fn search(
     limits: &Limits,
     stop: &AtomicBool,
     report: Reporter,
+    memory: &mut SolverMemory,
 ) -> SearchResult {
+    let (root_memory, thread_memory) = memory.split(threads.max(1));
     let shared = SharedState {
         tt,
         stop,
@@ -177,7 +182,7 @@ pub fn search(
             stop: Some(stop),
         };
         if !cutoff.reached() {
-            let (plan, nodes) = root_tactics::plan(&mut root, cutoff);
+            let (plan, nodes) = root_tactics::plan(&mut root, cutoff, root_memory);
             shared.nodes.fetch_add(nodes, Ordering::Relaxed);
             match plan {
                 root_tactics::RootPlan::Win(line) => {
@@ -199,18 +204,23 @@ pub fn search(
     }
     let limits = &limits;
     let results: Vec<Option<worker::IterationResult>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..threads.max(1))
-            .map(|id| {
+        let (main_table, helper_tables) = thread_memory
+            .split_first_mut()
+            .expect("one table per thread");
+        let handles: Vec<_> = helper_tables
+            .iter_mut()
+            .enumerate()
+            .map(|(i, table)| {
                 let b = root.clone();
                 let shared = &shared;
                 scope.spawn(move || {
-                    let mut w = Worker::new(b, shared, limits, id, None);
+                    let mut w = Worker::new(b, shared, limits, i + 1, None, table);
                     w.run();
                     w.best
                 })
             })
             .collect();
-        let mut main = Worker::new(root.clone(), &shared, limits, 0, Some(report));
+        let mut main = Worker::new(root.clone(), &shared, limits, 0, Some(report), main_table);
         main.run();
         shared.stop.store(true, Ordering::Relaxed);
         let mut all = vec![main.best];

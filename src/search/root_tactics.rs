@@ -3,8 +3,9 @@
 
 use super::cutoff::Cutoff;
 use super::movegen::{generate, Moves};
+use super::solver_memory::RootMemory;
 use super::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
-use super::vct::{breaking_candidates, VctLimits, VctSolver};
+use super::vct::{breaking_candidates, VctLimits, VctMemory, VctSolver};
 use crate::board::{Board, Pos};
 
 /// What the root tactics decided.
@@ -40,7 +41,7 @@ fn vcf_limits(max_nodes: u64, cutoff: Cutoff) -> VcfLimits {
 /// When the opponent threatens a VCT, the moves after which it has none (within the
 /// budget). Moves are tried in the generator's order; the first ones are the likely
 /// defences.
-fn stop_their_vct(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
+fn stop_their_vct(board: &mut Board, cutoff: Cutoff, memory: &mut VctMemory) -> (RootPlan, u64) {
     let us = board.to_move();
     let them = us.opp();
     let limits = |max_nodes| VctLimits {
@@ -50,7 +51,7 @@ fn stop_their_vct(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
         cutoff,
         shortest_first: true,
     };
-    let mut solver = VctSolver::new(limits(THEIR_VCT_NODES));
+    let mut solver = VctSolver::lent(limits(THEIR_VCT_NODES), memory);
     board.set_to_move(them);
     let threat = solver.solve(board);
     board.set_to_move(us);
@@ -88,24 +89,25 @@ fn stop_their_vct(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
 
 /// Decides the root plan for the side to move, giving up at the `cutoff` (time or
 /// stop flag; without one, the node budgets alone bound it and the result is deterministic).
-/// Returns the plan and the nodes spent.
-pub fn plan(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
+/// Returns the plan and the nodes spent. The solvers work in the engine's `memory`.
+pub fn plan(board: &mut Board, cutoff: Cutoff, memory: &mut RootMemory) -> (RootPlan, u64) {
     let us = board.to_move();
     let them = us.opp();
     let mut nodes = 0;
-    let mut own = VcfSolver::new(vcf_limits(OWN_VCF_NODES, cutoff));
+    let mut own = VcfSolver::lent(vcf_limits(OWN_VCF_NODES, cutoff), &mut memory.own_vcf);
     let result = own.solve(board);
     nodes += own.nodes;
     if let VcfResult::Win(line) = result {
         return (RootPlan::Win(line), nodes);
     }
-    let mut vct = VctSolver::new(VctLimits {
+    let limits = VctLimits {
         max_depth: 10,
         vcf_depth: 10,
         max_nodes: OWN_VCT_NODES,
         cutoff,
         shortest_first: true,
-    });
+    };
+    let mut vct = VctSolver::lent(limits, &mut memory.own_vct);
     let result = vct.solve(board);
     nodes += vct.total_nodes();
     if let VcfResult::Win(line) = result {
@@ -113,11 +115,11 @@ pub fn plan(board: &mut Board, cutoff: Cutoff) -> (RootPlan, u64) {
     }
     // The opponent's VCF if we passed.
     let limits = vcf_limits(THEIR_VCF_NODES, cutoff);
-    let mut theirs = VcfSolver::new(limits);
+    let mut theirs = VcfSolver::lent(limits, &mut memory.their_vcf);
     let threat = theirs.solve_for(board, them, limits);
     let VcfResult::Win(line) = threat else {
         nodes += theirs.nodes;
-        let (plan, n) = stop_their_vct(board, cutoff);
+        let (plan, n) = stop_their_vct(board, cutoff, &mut memory.their_vct);
         return (plan, nodes + n);
     };
     let mut stoppers = Vec::new();
@@ -168,7 +170,8 @@ mod tests {
         }
         assert_eq!(board.to_move(), Color::Black);
         let hash = board.hash();
-        let (plan, _) = plan(&mut board, Cutoff::NONE);
+        let mut memory = crate::search::solver_memory::SolverMemory::new(14);
+        let (plan, _) = plan(&mut board, Cutoff::NONE, &mut memory.root);
         assert_eq!(board.to_move(), Color::Black);
         assert_eq!(board.hash(), hash);
         let RootPlan::Restrict(moves) = plan else {

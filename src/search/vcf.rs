@@ -7,6 +7,7 @@
 
 use super::cutoff::Cutoff;
 use super::movegen::us_may_not_play;
+use super::solver_memory::Held;
 use crate::board::types::DIRS;
 use crate::board::{Board, Color, Pattern, Pos, Threat};
 
@@ -64,20 +65,34 @@ const COMPLETE: u32 = 255;
 
 /// Positions proven not to win within a depth, keyed by hash (direct-mapped). One
 /// word per entry, the depth in the key's low byte: a lookup costs one cache miss.
-struct FailCache {
+pub struct FailCache {
     entries: Vec<u64>,
     /// Mixed into every key: changing it forgets every entry at once (a lookup of a
     /// new key never matches an old entry) without writing the table.
     salt: u64,
 }
 
+impl Default for FailCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `1 << FAIL_CACHE_BITS` entries (2 MB).
+const FAIL_CACHE_BITS: u32 = 18;
+
 impl FailCache {
-    fn new(bits: u32) -> Self {
+    pub const BYTES: usize = 8 << FAIL_CACHE_BITS;
+
+    pub fn new() -> Self {
         FailCache {
-            entries: vec![0; 1 << bits],
+            entries: vec![0; 1 << FAIL_CACHE_BITS],
             salt: 0,
         }
     }
+    /// A new salt moves every key to another slot by the same XOR, so keys collide
+    /// exactly as in a new table: a solver on a forgotten table searches as on a new
+    /// one (the `bench` node count depends on it).
     fn forget_all(&mut self) {
         self.salt = self.salt.wrapping_add(0x9E37_79B9_7F4A_7C15);
     }
@@ -108,11 +123,22 @@ pub struct VcfSolver<'a> {
     hit_limit: bool,
     /// Stones on the board when the current call started (its first move's node).
     root_moves: usize,
-    fails: FailCache,
+    fails: Held<'a, FailCache>,
 }
 
 impl<'a> VcfSolver<'a> {
+    /// A solver with a table of its own.
     pub fn new(limits: VcfLimits<'a>) -> Self {
+        Self::with_table(limits, Held::Own(FailCache::new()))
+    }
+
+    /// A solver on a table kept between searches, emptied first.
+    pub fn lent(limits: VcfLimits<'a>, fails: &'a mut FailCache) -> Self {
+        fails.forget_all();
+        Self::with_table(limits, Held::Lent(fails))
+    }
+
+    fn with_table(limits: VcfLimits<'a>, fails: Held<'a, FailCache>) -> Self {
         VcfSolver {
             limits,
             nodes: 0,
@@ -120,7 +146,7 @@ impl<'a> VcfSolver<'a> {
             aborted: false,
             hit_limit: false,
             root_moves: 0,
-            fails: FailCache::new(18),
+            fails,
         }
     }
 

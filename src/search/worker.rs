@@ -9,7 +9,7 @@ use super::pruning::{
     FUTILITY_MAX_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
-use super::vcf::{VcfLimits, VcfSolver};
+use super::vcf::{FailCache, VcfLimits, VcfSolver};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
@@ -95,6 +95,7 @@ impl<'a> Worker<'a> {
         limits: &'a Limits,
         id: usize,
         report: Option<Reporter<'a>>,
+        vcf_table: &'a mut FailCache,
     ) -> Self {
         Worker {
             board,
@@ -113,7 +114,7 @@ impl<'a> Worker<'a> {
             pick_keys: vec![Vec::new(); MAX_PLY + 2],
             candidates: Vec::new(),
             evals: vec![None; MAX_PLY + 2],
-            vcf: VcfSolver::new(VcfLimits::default()),
+            vcf: VcfSolver::lent(VcfLimits::default(), vcf_table),
             cautious: false,
             best: None,
             report,
