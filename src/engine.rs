@@ -99,13 +99,9 @@ impl Engine {
     }
 
     /// Bytes of the solvers' tables with the current sizes and thread count.
-    pub fn solver_bytes(&self) -> usize {
-        let bits = match self.solvers.try_lock() {
-            Ok(s) => s.proof_bits(),
-            Err(TryLockError::Poisoned(e)) => e.into_inner().proof_bits(),
-            Err(TryLockError::WouldBlock) => PROOF_TABLE_BITS,
-        };
-        SolverMemory::bytes_for(bits, self.threads)
+    pub fn solver_bytes(&mut self) -> usize {
+        let solvers = self.solvers.get_mut().unwrap_or_else(|e| e.into_inner());
+        SolverMemory::bytes_for(solvers.proof_bits(), self.threads)
     }
 
     pub fn threads(&self) -> usize {
