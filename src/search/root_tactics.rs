@@ -170,7 +170,8 @@ mod tests {
         }
         assert_eq!(board.to_move(), Color::Black);
         let hash = board.hash();
-        let mut memory = crate::search::solver_memory::SolverMemory::new(14);
+        use crate::search::solver_memory::{SolverMemory, MIN_PROOF_BITS};
+        let mut memory = SolverMemory::new(MIN_PROOF_BITS);
         let (plan, _) = plan(&mut board, Cutoff::NONE, &mut memory.root);
         assert_eq!(board.to_move(), Color::Black);
         assert_eq!(board.hash(), hash);

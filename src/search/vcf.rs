@@ -90,6 +90,7 @@ impl FailCache {
             salt: 0,
         }
     }
+
     /// A new salt moves every key to another slot by the same XOR, so keys collide
     /// exactly as in a new table: a solver on a forgotten table searches as on a new
     /// one (the `bench` node count depends on it).
