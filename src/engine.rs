@@ -8,7 +8,7 @@ use crate::search::vct::PROOF_TABLE_BITS;
 use crate::search::{self, Limits, Reporter, SearchResult};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
-use std::sync::{Mutex, TryLockError};
+use std::sync::Mutex;
 
 /// Transposition table size when the manager sets no memory limit.
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
@@ -23,7 +23,8 @@ const MIN_TT_BYTES: u64 = crate::tt::MIN_BYTES as u64;
 pub struct Engine {
     tt: TranspositionTable,
     threads: usize,
-    /// The threat solvers' tables, kept between searches (a search holds the lock).
+    /// The threat solvers' tables, kept between searches (a search holds the lock, so
+    /// searches on one engine run one at a time).
     solvers: Mutex<SolverMemory>,
 }
 
@@ -148,22 +149,18 @@ impl Engine {
         stop: &AtomicBool,
         report: Reporter,
     ) -> SearchResult {
-        let mut held = match self.solvers.try_lock() {
-            Ok(guard) => Some(guard),
-            // A panic in an earlier search: the tables are emptied before each use.
-            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
-            // Another search on this engine (none does today): tables of its own.
-            Err(TryLockError::WouldBlock) => None,
-        };
-        let mut own;
-        let memory = match held.as_deref_mut() {
-            Some(m) => m,
-            None => {
-                own = SolverMemory::new(MIN_PROOF_BITS);
-                &mut own
-            }
-        };
-        search::search(board, &self.tt, self.threads, limits, stop, report, memory)
+        // One search at a time uses the tables; a panic in an earlier one left them
+        // usable (each search empties them first).
+        let mut memory = self.solvers.lock().unwrap_or_else(|e| e.into_inner());
+        search::search(
+            board,
+            &self.tt,
+            self.threads,
+            limits,
+            stop,
+            report,
+            &mut memory,
+        )
     }
 }
 

@@ -291,17 +291,18 @@ impl Session {
         let threads = engine.threads();
         engine.resize_solvers(proof_bits_for(self.max_memory, threads));
         let cap = engine.max_tt_bytes();
+        let solver_bytes = engine.solver_bytes();
         let bytes = tt_bytes_for(
             self.max_memory,
             self.hash_kb.map(|kb| kb.saturating_mul(1024)),
             cap,
-            engine.solver_bytes(),
+            solver_bytes,
         );
         engine.resize_tt(bytes);
         log::info!(
             "TT: {} MiB, solver tables: {} MiB",
             engine.tt_bytes() >> 20,
-            engine.solver_bytes() >> 20
+            solver_bytes >> 20
         );
     }
 

@@ -51,7 +51,6 @@ pub struct SolverMemory {
     pub root: RootMemory,
     /// One failure table per search thread (its quiescence's VCF solver).
     workers: Vec<FailCache>,
-    proof_bits: u32,
 }
 
 /// The smallest proof table a tight `max_memory` gets (`1 << 14` entries, 384 KB).
@@ -69,12 +68,12 @@ impl SolverMemory {
                 their_vct: VctMemory::new(proof_bits),
             },
             workers: Vec::new(),
-            proof_bits,
         }
     }
 
+    /// The proof tables' size: `1 << bits` entries.
     pub fn proof_bits(&self) -> u32 {
-        self.proof_bits
+        self.root.own_vct.table_bits()
     }
 
     /// Bytes of the tables with `proof_bits` and `threads` search threads.

@@ -92,6 +92,11 @@ impl VctMemory {
         }
     }
 
+    /// The proof table's size: `1 << bits` entries.
+    pub fn table_bits(&self) -> u32 {
+        self.table.bits()
+    }
+
     /// Bytes of the fixed tables (the expansions grow with use: a few MB at most in a
     /// move's root tactics).
     pub fn bytes(table_bits: u32) -> usize {
@@ -122,17 +127,13 @@ impl<'a> VctSolver<'a> {
     /// `expansion_cache` expansions: long offline solves (the `solve` tool) need more
     /// than a move's root tactics (quintet-24 is not solved in 150 s with the defaults).
     pub fn with_memory(limits: VctLimits<'a>, table_bits: u32, expansion_cache: usize) -> Self {
-        VctSolver {
+        Self::on_tables(
             limits,
-            vcf: VcfSolver::new(VcfLimits::default()),
-            defender_vcf: VcfSolver::new(VcfLimits::default()),
-            nodes: 0,
-            aborted: false,
-            call_start: 0,
-            table: Held::Own(ProofTable::new(table_bits)),
-            expansions: Held::Own(ExpansionCache::new(expansion_cache)),
-            attacker: Color::Black,
-        }
+            Held::Own(ProofTable::new(table_bits)),
+            Held::Own(ExpansionCache::new(expansion_cache)),
+            VcfSolver::new(VcfLimits::default()),
+            VcfSolver::new(VcfLimits::default()),
+        )
     }
 
     /// A solver on tables kept between searches, emptied first: it searches exactly
@@ -146,15 +147,31 @@ impl<'a> VctSolver<'a> {
         } = memory;
         table.clear();
         expansions.clear();
+        Self::on_tables(
+            limits,
+            Held::Lent(table),
+            Held::Lent(expansions),
+            VcfSolver::lent(VcfLimits::default(), vcf),
+            VcfSolver::lent(VcfLimits::default(), defender_vcf),
+        )
+    }
+
+    fn on_tables(
+        limits: VctLimits<'a>,
+        table: Held<'a, ProofTable>,
+        expansions: Held<'a, ExpansionCache>,
+        vcf: VcfSolver<'a>,
+        defender_vcf: VcfSolver<'a>,
+    ) -> Self {
         VctSolver {
             limits,
-            vcf: VcfSolver::lent(VcfLimits::default(), vcf),
-            defender_vcf: VcfSolver::lent(VcfLimits::default(), defender_vcf),
+            vcf,
+            defender_vcf,
             nodes: 0,
             aborted: false,
             call_start: 0,
-            table: Held::Lent(table),
-            expansions: Held::Lent(expansions),
+            table,
+            expansions,
             attacker: Color::Black,
         }
     }

@@ -60,6 +60,11 @@ impl ProofTable {
         }
     }
 
+    /// The table holds `1 << bits` entries.
+    pub fn bits(&self) -> u32 {
+        self.entries.len().trailing_zeros()
+    }
+
     /// Forgets every entry: afterwards the table answers as a new one would.
     pub fn clear(&mut self) {
         self.generation = (self.generation + 1) & 0xffff;
