@@ -33,7 +33,8 @@
 //! the search uses the evaluation; `scripts/label_positions.py` asks a stronger engine).
 //! Every tenth game (or line) is held out to check that the fit generalises. Prints the
 //! losses and the new tables as Rust: the first three to paste into `weights.rs`, then,
-//! after a marker line each, the whole of `combo_weights.rs` and of `mask_weights.rs`.
+//! after a marker line each, the whole of `combo_weights.rs` and of `mask_weights.rs`
+//! (`scripts/apply_tune.py` writes a saved report into the tree).
 
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::engine::Engine;
