@@ -35,7 +35,8 @@ fn report_of_current_tables(dir: &Path) -> String {
     let mut lines = String::new();
     let mut seed = 0x2545_f491_u64;
     for i in 0..30 {
-        // Six stones scattered over the middle of the board (a made-up game, no four).
+        // Six stones scattered over the middle of the board (made up; `tune` skips a
+        // position with a four to block or a quick win).
         let mut cells: Vec<(u64, u64)> = Vec::new();
         while cells.len() < 6 {
             seed = seed
