@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::run_script;
+use common::{run_script, script_output};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -109,12 +109,10 @@ fn writes_the_tables_back_in_place() {
     // A table of another size is refused and nothing is written.
     let short = format!("{}{}", &report[..row], &report[end + 2..]);
     std::fs::write(&saved, short).unwrap();
-    let out = Command::new("python3")
-        .arg(root.join("scripts/apply_tune.py"))
-        .arg(&saved)
-        .arg(&dir)
-        .output()
-        .expect("python3 runs");
+    let out = script_output(
+        "apply_tune.py",
+        &[saved.to_str().unwrap(), dir.to_str().unwrap()],
+    );
     assert!(!out.status.success(), "a short table was accepted");
     assert_eq!(
         read(&dir, FILES[0]),
