@@ -8,9 +8,11 @@ and takes, for every move Ferrum played, the score of its `Move: score S depth D
 line. A game counts as lost when Ferrum reported a forced loss in it (a score at or
 below -WIN_BOUND), won when it reported a forced win and never a loss. For each lost
 game it prints the first move whose score fell below the threshold (default -300), the
-first move that saw the forced loss, and the scores just before; then how many losses
-were seen coming (the score was already below the threshold the move before the loss
-was seen) and how many came as a surprise.
+first move that saw the forced loss, and the scores just before; then how many games
+had a claimed forced win that a later move gave up (scored below a win; a sign of a
+search that claims wins it cannot prove), how many losses were seen coming (the score
+was already below the threshold the move before the loss was seen) and how many came
+as a surprise.
 
 With `--positions`, for each surprise it also prints the position before the move that
 let the loss in (Ferrum's move before the one that saw it), as `pbrain-ferrum analyze
@@ -137,6 +139,13 @@ def main():
             before, played = game.stones[:at], game.stones[at : at + 2]
             print(f"    before move {mate - 1} (score {g[mate - 1]}; played, answered: "
                   f"{notation(played).replace(',', ' ')}): --moves {notation(before)}")
+    # Claimed wins: a forced win reported, then a later move of the same game scored
+    # below it (the claim given up), and how many of those games were lost.
+    claimed = [s[next(i for i, v in enumerate(s) if v >= WIN_BOUND):]
+               for s in scores if max(s) >= WIN_BOUND]
+    given_up = [s for s in claimed if min(s) < WIN_BOUND]
+    print(f"win claims: {len(claimed)} games; given up later in {len(given_up)}, "
+          f"{sum(min(s) <= -WIN_BOUND for s in given_up)} of them lost after the claim")
     if lost:
         print(f"{seen_coming} of {len(lost)} losses were below {threshold} the move before the "
               f"loss was seen (median {statistics.median(gaps) if gaps else 0} moves earlier); "

@@ -15,12 +15,18 @@ that the same positions measure it; the stones go in alternating order (Black, W
 ...), as a game's BOARD lists them, since Rapfi misreads a BOARD that lists one colour's
 stones first.
 
-    scripts/threat_speed.py [--time] ENGINE LIMIT [FILE.jsonl]
+    scripts/threat_speed.py [--time] [--search-only] ENGINE LIMIT [FILE.jsonl]
     scripts/threat_speed.py "target/release/pbrain-ferrum --threads 1" 2000000
     scripts/threat_speed.py --time "target/release/pbrain-ferrum --threads 1" 2000
     scripts/threat_speed.py --time rapfi-delay.py 1000
 (rapfi-delay.py: a wrapper that passes each line on to Rapfi 20 ms late, as in the
 issue's Rapfi matches; without it Rapfi's TURN handling races and it may not answer.)
+
+With `--search-only`, Ferrum's count leaves out what its first progress line reports
+(the root tactics, which run before the first iteration: with a node limit they spend
+their whole budgets, 0.3-0.7 M nodes, on most of these positions), so that the figure
+is the main search's alone (a win the tactics find, on that first line, counts whole);
+the limit still counts every node. Rapfi has no such part.
 """
 import json
 import math
@@ -35,7 +41,7 @@ def count(text):
     return int(float(text.rstrip("KM")) * scale)
 
 
-def run(engine, limit, by_time, puzzles):
+def run(engine, limit, by_time, puzzles, search_only=False):
     proc = subprocess.Popen(engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
 
@@ -61,7 +67,7 @@ def run(engine, limit, by_time, puzzles):
                     x, y = stones[i]
                     send(f"{x},{y},{1 if colour == me else 2}")
         send("DONE")
-        first = None
+        first, before = None, None if search_only else 0
         while True:
             line = proc.stdout.readline()
             if not line:
@@ -69,8 +75,12 @@ def run(engine, limit, by_time, puzzles):
             words = line.split()
             if words[:2] == ["MESSAGE", "depth"]:
                 # MESSAGE depth D-SD ev E n N n/ms S tm T pv ...
+                spent = int(words[10]) if by_time else count(words[6])
                 if first is None and words[4].startswith("+M"):
-                    first = int(words[10]) if by_time else count(words[6])
+                    # A win on the first line is the root tactics' own: all of it counts.
+                    first = spent - (before or 0)
+                if search_only and before is None:
+                    before = spent
             elif words[:2] == ["MESSAGE", "Speed"] and "| Eval" in line:
                 # Rapfi: MESSAGE Speed S | Depth D-SD | Eval E | Node N | Time Tms
                 fields = dict(f.strip().split(" ", 1) for f in line[8:].split("|"))
@@ -89,16 +99,16 @@ def run(engine, limit, by_time, puzzles):
 
 def main():
     args = sys.argv[1:]
-    by_time = bool(args) and args[0] == "--time"
-    if by_time:
-        args = args[1:]
+    by_time = "--time" in args
+    search_only = "--search-only" in args
+    args = [a for a in args if a not in ("--time", "--search-only")]
     if len(args) not in (2, 3):
         sys.exit(__doc__)
     engine, limit = args[0], int(args[1])
     path = args[2] if len(args) == 3 else os.path.join(os.path.dirname(__file__),
                                                        "threat_positions.jsonl")
     puzzles = [json.loads(l) for l in open(path) if l.strip()]
-    found = run(engine, limit, by_time, puzzles)
+    found = run(engine, limit, by_time, puzzles, search_only)
     spent = [f if f is not None else limit for f in found]
     geo = math.exp(sum(math.log(max(s, 1)) for s in spent) / len(spent))
     unit = "ms" if by_time else "nodes"

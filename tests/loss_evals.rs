@@ -1,7 +1,8 @@
 //! `scripts/loss_evals.py` and `scripts/log_depths.py`, the readers of Ferrum's match
 //! logs, on a small made-up log that rotated in the middle of a game: the game must
-//! stay whole, and the position before the move that let a surprise loss in must come
-//! out in `analyze --moves` notation, the opening's wall left out.
+//! stay whole, the position before the move that let a surprise loss in must come out
+//! in `analyze --moves` notation, the opening's wall left out, and a claimed win given
+//! up later must be counted.
 
 mod common;
 
@@ -47,6 +48,14 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
         "<< TURN 8,8",
         "Move: score 29995 depth 3",
         ">> 9,9",
+        // Game 3: a claimed win given up, then lost.
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score 29991 depth 9",
+        ">> 7,7",
+        "<< TURN 8,8",
+        "Move: score -29993 depth 7",
+        ">> 9,9",
     ]);
     std::fs::write(dir.join("1234.log.old"), old).unwrap();
     std::fs::write(dir.join("1234.log"), new).unwrap();
@@ -54,17 +63,21 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
 
     let out = run_script("loss_evals.py", &[&d, "--positions"]);
     assert!(
-        out.contains("2 games: Ferrum saw a forced loss in 1, a forced win in 1"),
+        out.contains("3 games: Ferrum saw a forced loss in 2, a forced win in 1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("win claims: 2 games; given up later in 1, 1 of them lost after the claim"),
         "{out}"
     );
     assert!(out.contains("loss seen at move 2"), "{out}");
     assert!(out.contains("played, answered: k11 f6"), "{out}");
     assert!(out.contains("--moves h8,i9,j10,g7\n"), "{out}");
-    assert!(out.contains("1 came as a surprise"), "{out}");
+    assert!(out.contains("2 came as a surprise"), "{out}");
 
-    // Five moves with a depth (three of game 1, two of game 2): the game cut by the
-    // rotation counts whole.
+    // Seven moves with a depth (three of game 1, two each of games 2 and 3): the game
+    // cut by the rotation counts whole.
     let out = run_script("log_depths.py", &[&d, "--moves", "1-3"]);
-    assert!(out.contains("5 moves, mean depth 6.00"), "{out}");
+    assert!(out.contains("7 moves, mean depth 6.57"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -96,6 +96,51 @@ fn a_win_begun_by_a_plain_open_three_is_found() {
     assert!(r.score >= WIN_BOUND, "score {} move {:?}", r.score, r.best);
 }
 
+#[test]
+fn long_attacks_are_found_in_few_nodes() {
+    // Positions of scripts/threat_speed.py (games lost to PentaZen), where the side to
+    // move wins in 23 to 33 plies. The figures are that script's: main-search nodes
+    // until the win was first reported, the root tactics' nodes left out (Rapfi's
+    // classical search, counting its own nodes, in brackets). Until session 55 every
+    // win found at a PV node was searched again without the width and move-count
+    // pruning (PentaZen's "cautious" re-search): those searches took 83 % and 77 % of
+    // the nodes of the first two, 5.7 M and 2.1 M (59 K, 150 K); without them 0.30 M
+    // each. In the third, a crowded late position, the width kept every four: 38 % of
+    // the moves searched were fours beyond the width, most of them plain fours, 1.9 M
+    // nodes even without the re-searches (84 K); with plain fours cut there unless
+    // they continue a four chain, 0.11 M. Here (a 16 MiB
+    // table, no root tactics) each is found within 0.6 M nodes, one of them needing
+    // more than 0.4 M; the search before session 55 did not find the first in 1.5 M.
+    // A node limit keeps the test independent of the machine's speed.
+    for moves in [
+        "h8 h7 k7 i9 f7 g11 j6 g9 g8 h10 j8 i8 j9 j7 h4",
+        "h8 h7 k7 i9 f7 g9 f9 i8 i10 f8 j9 h10 i11 h11 j7 l7 k8 k9 j6 j8 h5 i6 i5 h4 j5 \
+         k5 g6 i4 j4 j3 d7 e8 e6 g11 f12 g5 g8 h9",
+        "l14 i13 h11 i11 i12 j13 j10 k11 k10 h13 k13 l11 l10 m10 i10 h10 k12 g12 j11 h9 j8 \
+         j9 m8 l9 k9 m11 m14 l13 k8 l8 k6 k7 j5 l7 j6 h6 j7 j4 l5 m4 m6 l6 k4 n7 k5 g13 \
+         f13 i5 k3 k2 g9 l3 n5 m5 k14 o11 n11 j14 h8 i7 g8 i8 i6 h7 g11 f11 e10 e12 g10 \
+         g7 f8 e8 f5 h5 f7 f6 d10 h4 h3 i4 j3 i2 i3 g3 f4 g5 g4 e6 f10 c10 d8 d6 g6 e9 \
+         d12 e11 d11 d9 b13 c12 d13 d14 e13 c13 c11 f14 d4 a9 n14 o14 b9 h14 i14 e14 g14 \
+         c6 b6 e4 b7",
+    ] {
+        let engine = Engine::new(16 << 20, 1);
+        let limits = Limits {
+            root_tactics: false,
+            max_nodes: 1_000_000,
+            ..Limits::default()
+        };
+        let r = engine.search(&board(moves), &limits, &AtomicBool::new(false), &|_| {});
+        assert!(
+            r.score >= WIN_BOUND,
+            "score {} move {:?} depth {} nodes {}",
+            r.score,
+            r.best,
+            r.depth,
+            r.nodes
+        );
+    }
+}
+
 /// The move generator's list for the side to move in the position after `moves`.
 fn generated(moves: &str) -> Vec<Pos> {
     move_list(&mut board(moves), |_| 0)

@@ -573,7 +573,7 @@ pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
 
 /// The direction (an index of `DIRS`) of the line through `a` and `b` when they are
 /// within 4 cells on it.
-fn line_dir(a: Pos, b: Pos) -> Option<usize> {
+pub(super) fn line_dir(a: Pos, b: Pos) -> Option<usize> {
     let dx = b.x() as i32 - a.x() as i32;
     let dy = b.y() as i32 - a.y() as i32;
     if dx.abs().max(dy.abs()) > 4 {

@@ -9,7 +9,7 @@ use super::pruning::{
     FUTILITY_MAX_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
-use super::vcf::{FailCache, VcfLimits, VcfSolver};
+use super::vcf::{line_dir, FailCache, VcfLimits, VcfSolver};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
@@ -71,10 +71,11 @@ pub struct Worker<'a> {
     candidates: Vec<Pos>,
     /// Static evaluation of the node at each ply, where one was computed.
     evals: Vec<Option<i32>>,
+    /// Per ply, whether the side to move there had to block a four (so the side to
+    /// move one ply deeper is in a four chain).
+    blocking: Vec<bool>,
     /// The quiescence's VCF solver.
     vcf: VcfSolver<'a>,
-    /// Inside a cautious re-search, which prunes no move by width or count.
-    cautious: bool,
     /// Result of the last completed iteration.
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
@@ -114,8 +115,8 @@ impl<'a> Worker<'a> {
             pick_keys: vec![Vec::new(); MAX_PLY + 2],
             candidates: Vec::new(),
             evals: vec![None; MAX_PLY + 2],
+            blocking: vec![false; MAX_PLY + 2],
             vcf: VcfSolver::lent(VcfLimits::default(), vcf_table),
-            cautious: false,
             best: None,
             report,
         }
@@ -293,6 +294,7 @@ impl<'a> Worker<'a> {
         }
         // A forced block is searched at the same depth (an extension for forced replies).
         let forced = forced_block.is_some();
+        self.blocking[ply] = forced;
         if depth <= 0 && !forced {
             return self.quiesce(alpha, beta, ply);
         }
@@ -405,11 +407,7 @@ impl<'a> Worker<'a> {
         // board with a four or an open three on it needs fewer moves than a quiet one.
         // Not in renju, where it lost in self-play (81-101-10 in 192 games; the cause is
         // not known).
-        let width = if ply >= 2
-            && !forced
-            && !self.cautious
-            && !self.board.rule().has_forbidden(Color::Black)
-        {
+        let width = if ply >= 2 && !forced && !self.board.rule().has_forbidden(Color::Black) {
             let calm = Color::BOTH
                 .iter()
                 .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
@@ -447,11 +445,23 @@ impl<'a> Worker<'a> {
             singular = v < singular_beta;
         }
         for (i, mv) in moves.by_ref().enumerate() {
-            // Fours are never cut by the width: a four-chain win (or a counter-four that
-            // refutes one) ordered late would otherwise go unseen, and a pruned
-            // counter-four makes the opponent's attack look like a proven win.
+            // Neither the width nor the move count cuts while every move searched so
+            // far loses, so a node is scored lost only once all its moves lose: the
+            // pruning can hide a win but never make one up, and a win found here needs
+            // no second search without the pruning (PentaZen's "cautious" re-search,
+            // which Ferrum had until session 55 and which took 70-98 % of the nodes on
+            // most of the threat positions of scripts/threat_speed.py).
+            // The width keeps the fours that make more than a four, and a plain four
+            // that continues a four chain (the opponent has just blocked our four, and
+            // this one is on a line through that four's stone, within four cells): a
+            // four-chain win ordered late would otherwise go unseen (tests/
+            // selective_soundness.rs). Other plain fours gain a stone and lose the
+            // four; crowded positions have dozens, and searching them all took a third
+            // of the moves on such a threat position (session 55).
             let mine = self.board.threat(us, mv);
-            if i >= width && best_score > -WIN_BOUND && mine < Threat::BLOCK4 {
+            let kept_four = mine >= Threat::BLOCK4_PLUS
+                || mine == Threat::BLOCK4 && self.continues_four_chain(ply, mv);
+            if i >= width && best_score > -WIN_BOUND && !kept_four {
                 continue;
             }
             if mv == excluded {
@@ -460,11 +470,7 @@ impl<'a> Worker<'a> {
             let quiet = mine < Threat::FLEX3 && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
-            if !pv_node
-                && quiet
-                && !self.cautious
-                && (i >= move_count || futile && i > 0)
-                && best_score > -WIN_BOUND
+            if !pv_node && quiet && (i >= move_count || futile && i > 0) && best_score > -WIN_BOUND
             {
                 continue;
             }
@@ -504,14 +510,6 @@ impl<'a> Worker<'a> {
                 if score > alpha && score < beta && pv_node {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
                 }
-            }
-            // A win found in the pruned tree is searched again, at PV nodes, without
-            // the width and move-count pruning (PentaZen's "cautious" re-search): a
-            // pruned defence must not make an attack look like a proven win.
-            if pv_node && !self.cautious && score >= WIN_BOUND && !self.stopped() {
-                self.cautious = true;
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
-                self.cautious = false;
             }
             self.board.undo();
             if self.stopped() && ply > 0 {
@@ -553,6 +551,21 @@ impl<'a> Worker<'a> {
                 .store(key, best_move, to_tt(best_score, ply), depth, bound);
         }
         best_score
+    }
+
+    /// Whether `mv`, at `ply`, continues a four chain: the opponent has just blocked a
+    /// four of ours, and `mv` is on a line through that four's stone, within four
+    /// cells (the leaf VCF's "continuous attack").
+    fn continues_four_chain(&self, ply: usize, mv: Pos) -> bool {
+        ply > 0
+            && self.blocking[ply - 1]
+            && self
+                .board
+                .history()
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|&(four, _)| line_dir(four, mv).is_some())
     }
 
     /// The quiet move that last refuted the opponent's last move, if any.
