@@ -450,14 +450,14 @@ impl<'a> Worker<'a> {
             // pruning can hide a win but never make one up, and a win found here needs
             // no second search without the pruning (PentaZen's "cautious" re-search,
             // which Ferrum had until session 55 and which took 70-98 % of the nodes on
-            // most of the threat positions of scripts/threat_speed.py).
+            // 19 of the 35 threat positions of scripts/threat_speed.py).
             // The width keeps the fours that make more than a four, and a plain four
             // that continues a four chain (the opponent has just blocked our four, and
             // this one is on a line through that four's stone, within four cells): a
             // four-chain win ordered late would otherwise go unseen (tests/
-            // selective_soundness.rs). Other plain fours gain a stone and lose the
-            // four; crowded positions have dozens, and searching them all took a third
-            // of the moves on such a threat position (session 55).
+            // selective_soundness.rs). Any other plain four only trades the four for
+            // the block; crowded positions have dozens, and searching them all took a
+            // third of the moves on such a threat position (session 55).
             let mine = self.board.threat(us, mv);
             let kept_four = mine >= Threat::BLOCK4_PLUS
                 || mine == Threat::BLOCK4 && self.continues_four_chain(ply, mv);
