@@ -22,14 +22,19 @@ fn board(moves: &str) -> Board {
     analyze::position(&analyze::parse_args(&args).unwrap()).unwrap()
 }
 
-fn search(moves: &str, depth: i32) -> SearchResult {
-    let board = board(moves);
+/// A one-thread search of the position after `moves` with the root tactics off, so
+/// that the alpha-beta search alone answers.
+fn search_within(moves: &str, limits: Limits) -> SearchResult {
     let engine = Engine::new(16 << 20, 1);
     let limits = Limits {
         root_tactics: false,
-        ..Limits::depth(depth)
+        ..limits
     };
-    engine.search(&board, &limits, &AtomicBool::new(false), &|_| {})
+    engine.search(&board(moves), &limits, &AtomicBool::new(false), &|_| {})
+}
+
+fn search(moves: &str, depth: i32) -> SearchResult {
+    search_within(moves, Limits::depth(depth))
 }
 
 #[test]
@@ -123,13 +128,11 @@ fn long_attacks_are_found_in_few_nodes() {
          d12 e11 d11 d9 b13 c12 d13 d14 e13 c13 c11 f14 d4 a9 n14 o14 b9 h14 i14 e14 g14 \
          c6 b6 e4 b7",
     ] {
-        let engine = Engine::new(16 << 20, 1);
         let limits = Limits {
-            root_tactics: false,
             max_nodes: 1_000_000,
             ..Limits::default()
         };
-        let r = engine.search(&board(moves), &limits, &AtomicBool::new(false), &|_| {});
+        let r = search_within(moves, limits);
         assert!(
             r.score >= WIN_BOUND,
             "score {} move {:?} depth {} nodes {}",

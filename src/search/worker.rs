@@ -459,9 +459,11 @@ impl<'a> Worker<'a> {
             // the block; crowded positions have dozens, and searching them all took a
             // third of the moves on such a threat position (session 55).
             let mine = self.board.threat(us, mv);
-            let kept_four = mine >= Threat::BLOCK4_PLUS
-                || mine == Threat::BLOCK4 && self.continues_four_chain(ply, mv);
-            if i >= width && best_score > -WIN_BOUND && !kept_four {
+            if i >= width
+                && best_score > -WIN_BOUND
+                && mine < Threat::BLOCK4_PLUS
+                && !(mine == Threat::BLOCK4 && self.continues_four_chain(ply, mv))
+            {
                 continue;
             }
             if mv == excluded {
