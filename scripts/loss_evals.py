@@ -10,7 +10,8 @@ below -WIN_BOUND), won when it reported a forced win and never a loss. For each 
 game it prints the first move whose score fell below the threshold (default -300), the
 first move that saw the forced loss, and the scores just before; then how many games
 had a claimed forced win that a later move gave up (scored below a win; a sign of a
-search that claims wins it cannot prove), how many losses were seen coming (the score
+search that claims wins it cannot prove), how many games were ahead by 600 or more
+without ever claiming a forced win (an advantage not converted), how many losses were seen coming (the score
 was already below the threshold the move before the loss was seen) and how many came
 as a surprise.
 
@@ -32,6 +33,7 @@ import statistics
 import sys
 
 WIN_BOUND = 29_000  # src/search/score.rs: WIN - 1000
+AHEAD = 600  # a score this high that never became a win claim: an advantage let go
 
 
 MOVE = re.compile(r"Move: score (-?\d+) depth (\d+)")
@@ -146,6 +148,11 @@ def main():
     given_up = [s for s in claimed if min(s) < WIN_BOUND]
     print(f"win claims: {len(claimed)} games; given up later in {len(given_up)}, "
           f"{sum(min(s) <= -WIN_BOUND for s in given_up)} of them lost after the claim")
+    # Advantages not converted: a score of AHEAD or more, below a win, in a game that
+    # never claimed a forced win (session 56: more of them with deeper pruning).
+    ahead = [s for s in scores if any(AHEAD <= v < WIN_BOUND for v in s)]
+    print(f"ahead by {AHEAD} or more: {len(ahead)} games; no win claimed in "
+          f"{sum(max(s) < WIN_BOUND for s in ahead)}")
     if lost:
         print(f"{seen_coming} of {len(lost)} losses were below {threshold} the move before the "
               f"loss was seen (median {statistics.median(gaps) if gaps else 0} moves earlier); "

@@ -81,3 +81,38 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
     assert!(out.contains("7 moves, mean depth 6.57"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn counts_the_advantages_not_converted() {
+    let dir = std::env::temp_dir().join(format!("ferrum-ahead-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Game 1 is ahead by 700 and never claims a win (drawn); game 2 is ahead by 650 and
+    // then claims one; game 3 never reaches 600.
+    let lines = log(&[
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score 700 depth 12",
+        ">> 7,7",
+        "<< TURN 8,8",
+        "Move: score 0 depth 12",
+        ">> 9,9",
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score 650 depth 12",
+        ">> 7,7",
+        "<< TURN 8,8",
+        "Move: score 29991 depth 9",
+        ">> 9,9",
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score 599 depth 12",
+        ">> 7,7",
+    ]);
+    std::fs::write(dir.join("1.log"), lines).unwrap();
+    let out = run_script("loss_evals.py", &[dir.to_str().unwrap()]);
+    assert!(
+        out.contains("ahead by 600 or more: 2 games; no win claimed in 1"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -30,7 +30,7 @@ use crate::tt::Bound;
 /// -0.01 +/- 0.10 over 50 (README, session 51). Reverse futility at every depth
 /// (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.03 with
 /// two runs of this play), and converted fewer won positions: of the games whose score
-/// peaked at 600 or more, 24 of 119 never claimed a forced win, against 15 of 143 with
+/// peaked at 600 or more, 23 of 119 never claimed a forced win, against 15 of 143 with
 /// this limit (README, session 56).
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 100;
