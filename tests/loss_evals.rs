@@ -16,10 +16,19 @@ fn log(lines: &[&str]) -> String {
         .collect()
 }
 
+/// A fresh directory `ferrum-<tag>-<pid>` under the temporary directory holding the
+/// log files `files` (name, contents).
+fn log_dir(tag: &str, files: &[(&str, String)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrum-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, contents) in files {
+        std::fs::write(dir.join(name), contents).unwrap();
+    }
+    dir
+}
+
 #[test]
 fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss() {
-    let dir = std::env::temp_dir().join(format!("ferrum-loss-evals-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // Game 1 starts in the rotated part: a wall and two stones, Ferrum (Black) to move.
     // Its scores 50 and 120 are followed by a forced loss: a surprise, let in by its
     // second move (10,10) after the stones h8 i9 j10 g7.
@@ -57,8 +66,7 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
         "Move: score -29993 depth 7",
         ">> 9,9",
     ]);
-    std::fs::write(dir.join("1234.log.old"), old).unwrap();
-    std::fs::write(dir.join("1234.log"), new).unwrap();
+    let dir = log_dir("loss-evals", &[("1234.log.old", old), ("1234.log", new)]);
     let d = dir.to_string_lossy().into_owned();
 
     let out = run_script("loss_evals.py", &[&d, "--positions"]);
@@ -84,8 +92,6 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
 
 #[test]
 fn counts_the_advantages_not_converted() {
-    let dir = std::env::temp_dir().join(format!("ferrum-ahead-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     // Game 1 is ahead by 700 and never claims a win (drawn); game 2 is ahead by 650 and
     // then claims one; game 3 never reaches 600.
     let lines = log(&[
@@ -108,7 +114,7 @@ fn counts_the_advantages_not_converted() {
         "Move: score 599 depth 12",
         ">> 7,7",
     ]);
-    std::fs::write(dir.join("1.log"), lines).unwrap();
+    let dir = log_dir("ahead", &[("1.log", lines)]);
     let out = run_script("loss_evals.py", &[dir.to_str().unwrap()]);
     assert!(
         out.contains("ahead by 600 or more: 2 games; no win claimed in 1"),

@@ -28,8 +28,8 @@ use crate::tt::Bound;
 /// and 150) scored even with these, paired +0.00 +/- 0.08 over 60 games, and reverse
 /// futility's margin a ply smaller when the evaluation improved (Stockfish's rule)
 /// -0.01 +/- 0.10 over 50 (README, session 51). Reverse futility at every depth
-/// (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.03 with
-/// two runs of this play), and converted fewer won positions: of the games whose score
+/// (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.07 with
+/// session 55's two runs of this play), and converted fewer won positions: of the games whose score
 /// peaked at 600 or more, 23 of 119 never claimed a forced win, against 15 of 143 with
 /// this limit (README, session 56).
 pub const RFP_MAX_DEPTH: i32 = 6;
