@@ -3,8 +3,7 @@
 //! progress callback.
 
 use crate::board::Board;
-use crate::search::solver_memory::{SolverMemory, MIN_PROOF_BITS};
-use crate::search::vct::PROOF_TABLE_BITS;
+use crate::search::solver_memory::SolverMemory;
 use crate::search::{self, Limits, Reporter, SearchResult};
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
@@ -13,8 +12,7 @@ use std::sync::Mutex;
 /// Transposition table size when the manager sets no memory limit.
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
 /// Memory the process needs besides the TT and the solvers' tables: code, stacks,
-/// pattern tables, boards, the VCT solvers' expansion maps (about 5 MB at START,
-/// the maps a few MB more after long root tactics).
+/// pattern tables, boards (about 5 MB at START).
 pub const PROCESS_RESERVE_BYTES: usize = 24 << 20;
 /// The largest table whatever the machine has (`YXSHOWINFO`'s `MAX_HASH_SIZE` 24).
 const MAX_TT_BYTES: u64 = 16 << 30;
@@ -48,21 +46,6 @@ fn tt_cap(available: Option<u64>, held: usize) -> u64 {
     cap.max(MIN_TT_BYTES)
 }
 
-/// The solvers' proof-table size (`1 << bits` entries) under `max_memory` (0 = no
-/// limit) with `threads` search threads: full size unless the solvers' tables would
-/// take more than a quarter of what the process itself leaves, then the largest that
-/// fits (at least `MIN_PROOF_BITS`; the failure tables, 2 MB each, do not shrink).
-pub fn proof_bits_for(max_memory: u64, threads: usize) -> u32 {
-    if max_memory == 0 {
-        return PROOF_TABLE_BITS;
-    }
-    let room = max_memory.saturating_sub(PROCESS_RESERVE_BYTES as u64) / 4;
-    (MIN_PROOF_BITS..=PROOF_TABLE_BITS)
-        .rev()
-        .find(|&bits| SolverMemory::bytes_for(bits, threads) as u64 <= room)
-        .unwrap_or(MIN_PROOF_BITS)
-}
-
 /// TT bytes that keep the whole process under `max_memory` (0 = no limit), the
 /// solvers' `solver_bytes` counted, and under the user's `hash_bytes` request, if any,
 /// within `cap` (`Engine::max_tt_bytes`).
@@ -85,24 +68,13 @@ impl Engine {
         Engine {
             tt: TranspositionTable::new(tt_bytes),
             threads: threads.max(1),
-            solvers: Mutex::new(SolverMemory::new(PROOF_TABLE_BITS)),
+            solvers: Mutex::new(SolverMemory::new()),
         }
     }
 
-    /// Gives the solvers proof tables of `1 << bits` entries (only between searches).
-    pub fn resize_solvers(&mut self, bits: u32) {
-        let solvers = self.solvers.get_mut().unwrap_or_else(|e| e.into_inner());
-        if solvers.proof_bits() != bits {
-            // The old tables go first, so the process never holds both.
-            *solvers = SolverMemory::new(MIN_PROOF_BITS);
-            *solvers = SolverMemory::new(bits);
-        }
-    }
-
-    /// Bytes of the solvers' tables with the current sizes and thread count.
-    pub fn solver_bytes(&mut self) -> usize {
-        let solvers = self.solvers.get_mut().unwrap_or_else(|e| e.into_inner());
-        SolverMemory::bytes_for(solvers.proof_bits(), self.threads)
+    /// Bytes of the solvers' tables with the current thread count.
+    pub fn solver_bytes(&self) -> usize {
+        SolverMemory::bytes_for(self.threads)
     }
 
     pub fn threads(&self) -> usize {
@@ -184,23 +156,5 @@ mod tests {
         // max_memory still bounds the whole process, the solvers' tables counted.
         assert_eq!(tt_bytes_for(100 << 20, huge, 5 * GIB, 16 << 20), 60 << 20);
         assert_eq!(tt_bytes_for(1, huge, 5 * GIB, 16 << 20), 64 << 10);
-    }
-
-    #[test]
-    fn the_solvers_shrink_only_under_a_tight_limit() {
-        const GIB: u64 = 1 << 30;
-        // Gomocup's 350 MB: full tables (64 MB with two threads).
-        assert_eq!(proof_bits_for(367_001_600, 2), PROOF_TABLE_BITS);
-        assert_eq!(proof_bits_for(0, 64), PROOF_TABLE_BITS);
-        // 80 MB: the smallest proof tables, and the TT still gets most of the rest.
-        let bits = proof_bits_for(80 << 20, 2);
-        assert_eq!(bits, MIN_PROOF_BITS);
-        let solvers = SolverMemory::bytes_for(bits, 2);
-        assert!(solvers < 17 << 20);
-        assert!(tt_bytes_for(80 << 20, None, 5 * GIB, solvers) > 38 << 20);
-        // In between, the largest size that fits.
-        let bits = proof_bits_for(200 << 20, 1);
-        assert!(bits > MIN_PROOF_BITS && bits < PROOF_TABLE_BITS);
-        assert!(SolverMemory::bytes_for(bits + 1, 1) > (200 - 24) << 18);
     }
 }

@@ -6,7 +6,7 @@ use super::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
-use crate::engine::{default_threads, proof_bits_for, tt_bytes_for, Engine};
+use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
 use crate::search::score::format_score;
@@ -284,12 +284,10 @@ impl Session {
         }
     }
 
-    /// Sizes the solvers' tables and the TT from max_memory, hash_size and the thread
+    /// Sizes the TT from max_memory, hash_size, the solvers' tables and the thread
     /// count (only between searches).
     fn size_tt(&mut self) {
         let mut engine = lock(&self.engine);
-        let threads = engine.threads();
-        engine.resize_solvers(proof_bits_for(self.max_memory, threads));
         let cap = engine.max_tt_bytes();
         let solver_bytes = engine.solver_bytes();
         let bytes = tt_bytes_for(

@@ -39,10 +39,47 @@ pub const RAZOR_MARGIN: i32 = 250;
 pub const FUTILITY_MAX_DEPTH: i32 = 2;
 pub const FUTILITY_MARGIN: i32 = 190;
 
+/// Depths and move indices the reduction tables cover; beyond them the formulas are
+/// computed (no search gets that far in practice).
+const TABLE_DEPTHS: usize = 64;
+const TABLE_MOVES: usize = 256;
+
 /// ln(depth) * ln(move number), the shape of both late-move reductions (as in most
 /// alpha-beta engines); `i` is the move's index (0 = first).
 fn lmr_product(depth: i32, i: usize) -> f64 {
     (depth.max(1) as f64).ln() * ((i + 1) as f64).ln()
+}
+
+/// The reductions and move-count limits, computed once: the logarithms and the power
+/// at every node took about 1.5 % of the search's time.
+struct Tables {
+    /// `[depth][i]`: the quiet and the threat reduction.
+    lmr: Box<[[[u8; 2]; TABLE_MOVES]; TABLE_DEPTHS]>,
+    /// `[depth]`: quiet moves searched at a non-PV node that is improving.
+    move_count: [usize; TABLE_DEPTHS],
+    /// `[depth][calm]`: the width limit.
+    width: [[usize; 2]; TABLE_DEPTHS],
+}
+
+static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
+    let mut lmr = Box::new([[[0u8; 2]; TABLE_MOVES]; TABLE_DEPTHS]);
+    for (depth, row) in lmr.iter_mut().enumerate() {
+        for (i, r) in row.iter_mut().enumerate() {
+            *r = [
+                lmr_formula(depth as i32, i) as u8,
+                lmr_threat_formula(depth as i32, i) as u8,
+            ];
+        }
+    }
+    Tables {
+        lmr,
+        move_count: std::array::from_fn(|d| move_count_formula(d as i32)),
+        width: std::array::from_fn(|d| [false, true].map(|calm| width_formula(d as i32, calm))),
+    }
+});
+
+fn in_tables(depth: i32, i: usize) -> bool {
+    (0..TABLE_DEPTHS as i32).contains(&depth) && i < TABLE_MOVES
 }
 
 /// Late-move reduction in plies for a quiet move: the product / 2, truncated (PentaZen
@@ -54,12 +91,28 @@ fn lmr_product(depth: i32, i: usize) -> f64 {
 /// has not improved (chess engines' rule) scored even: 61-33-14 in 108 against
 /// PentaZen, paired +0.03 and -0.02 with HEAD (README, session 51).
 pub fn lmr(depth: i32, i: usize) -> i32 {
+    if in_tables(depth, i) {
+        TABLES.lmr[depth as usize][i][0] as i32
+    } else {
+        lmr_formula(depth, i)
+    }
+}
+
+fn lmr_formula(depth: i32, i: usize) -> i32 {
     (lmr_product(depth, i) / 2.0) as i32
 }
 
 /// Late-move reduction for a move that makes or stops a three or a four: milder, the
 /// product / 2 rounded (PentaZen 0.4.18 reduces every late move so).
 pub fn lmr_threat(depth: i32, i: usize) -> i32 {
+    if in_tables(depth, i) {
+        TABLES.lmr[depth as usize][i][1] as i32
+    } else {
+        lmr_threat_formula(depth, i)
+    }
+}
+
+fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
     (lmr_product(depth, i) / 2.0).round() as i32
 }
 
@@ -67,7 +120,11 @@ pub fn lmr_threat(depth: i32, i: usize) -> i32 {
 /// count grows as depth^1.32 (Rapfi's published shape), halved when the side to move's
 /// static evaluation has not improved over its previous turn.
 pub fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let full = 3 + (depth.max(0) as f64).powf(1.32) as usize;
+    let full = if in_tables(depth, 0) {
+        TABLES.move_count[depth as usize]
+    } else {
+        move_count_formula(depth)
+    };
     if improving {
         full
     } else {
@@ -75,10 +132,22 @@ pub fn move_count_limit(depth: i32, improving: bool) -> usize {
     }
 }
 
+fn move_count_formula(depth: i32) -> usize {
+    3 + (depth.max(0) as f64).powf(1.32) as usize
+}
+
 /// Moves searched at a node of `depth` below the first two plies, on a calm board
 /// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
 /// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables).
 pub fn width_limit(depth: i32, calm: bool) -> usize {
+    if in_tables(depth, 0) {
+        TABLES.width[depth as usize][calm as usize]
+    } else {
+        width_formula(depth, calm)
+    }
+}
+
+fn width_formula(depth: i32, calm: bool) -> usize {
     let d = depth.max(1) as f64;
     if calm {
         ((15.0 * d.sqrt() - 12.0).round() as usize).clamp(1, 32)
@@ -108,6 +177,25 @@ mod tests {
     use super::pruning_value;
     use crate::search::score::win_in;
     use crate::tt::Bound;
+
+    #[test]
+    fn the_tables_hold_the_formulas() {
+        use super::*;
+        for depth in -2..80 {
+            for i in 0..300 {
+                assert_eq!(lmr(depth, i), lmr_formula(depth, i), "{depth} {i}");
+                assert_eq!(lmr_threat(depth, i), lmr_threat_formula(depth, i));
+            }
+            for calm in [false, true] {
+                assert_eq!(width_limit(depth, calm), width_formula(depth, calm));
+            }
+            for improving in [false, true] {
+                let full = move_count_formula(depth);
+                let want = if improving { full } else { full / 2 };
+                assert_eq!(move_count_limit(depth, improving), want);
+            }
+        }
+    }
 
     #[test]
     fn a_stored_bound_replaces_the_evaluation_only_where_it_is_tighter() {

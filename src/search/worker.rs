@@ -316,7 +316,9 @@ impl<'a> Worker<'a> {
         if let Some(e) = entry {
             tt_move = e.mv;
             let score = from_tt(e.score, ply);
-            if !pv_node && e.depth >= depth {
+            // A proven win or loss holds at any depth (the pruning can hide a win but
+            // never make one up): it cuts however shallow the search that stored it.
+            if !pv_node && (e.depth >= depth || is_mate(score)) {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,

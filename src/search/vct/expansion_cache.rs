@@ -24,12 +24,6 @@ impl ExpansionCache {
         }
     }
 
-    /// Forgets every expansion, keeping the maps' memory for the next search.
-    pub fn clear(&mut self) {
-        self.newer.clear();
-        self.older.clear();
-    }
-
     pub fn get(&mut self, key: u64) -> Option<Expansion> {
         if let Some(e) = self.newer.get(&key) {
             return Some(e.clone());

@@ -23,8 +23,7 @@ mod proof_table;
 pub use defence::breaking_candidates;
 
 use super::cutoff::Cutoff;
-use super::solver_memory::Held;
-use super::vcf::{FailCache, VcfLimits, VcfResult, VcfSolver};
+use super::vcf::{VcfLimits, VcfResult, VcfSolver};
 use crate::board::zobrist::ZOBRIST;
 use crate::board::{Board, Color, Pos, Threat};
 use expand::Expansion;
@@ -65,44 +64,14 @@ pub type VctResult = VcfResult;
 
 /// Node expansions kept (each costs VCF searches to compute).
 const EXPANSION_CACHE: usize = 1 << 18;
-/// Proof table size when memory allows: `1 << bits` entries of 24 bytes (24 MB).
-pub const PROOF_TABLE_BITS: u32 = 20;
+/// Proof table size of `new`: `1 << bits` entries of 24 bytes (24 MB).
+const PROOF_TABLE_BITS: u32 = 20;
 
 /// Keys of the search parameters mixed into node keys, so that one table serves
 /// several searches (a node's value depends on the attacker, the attacker moves left
 /// and the VCF length allowed).
 const PARAM_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 const AND_SALT: u64 = 0xD1B5_4A32_D192_ED03;
-
-/// The tables of one VCT solver, kept between searches (see `solver_memory`).
-pub struct VctMemory {
-    table: ProofTable,
-    expansions: ExpansionCache,
-    vcf: FailCache,
-    defender_vcf: FailCache,
-}
-
-impl VctMemory {
-    pub fn new(table_bits: u32) -> Self {
-        VctMemory {
-            table: ProofTable::new(table_bits),
-            expansions: ExpansionCache::new(EXPANSION_CACHE),
-            vcf: FailCache::new(),
-            defender_vcf: FailCache::new(),
-        }
-    }
-
-    /// The proof table's size: `1 << bits` entries.
-    pub fn table_bits(&self) -> u32 {
-        self.table.bits()
-    }
-
-    /// Bytes of the fixed tables (the expansions grow with use: a few MB at most in a
-    /// move's root tactics).
-    pub fn bytes(table_bits: u32) -> usize {
-        (24 << table_bits) + 2 * FailCache::BYTES
-    }
-}
 
 pub struct VctSolver<'a> {
     limits: VctLimits<'a>,
@@ -113,8 +82,8 @@ pub struct VctSolver<'a> {
     aborted: bool,
     /// `total_nodes()` when the current call started (the node budget is per call).
     call_start: u64,
-    table: Held<'a, ProofTable>,
-    expansions: Held<'a, ExpansionCache>,
+    table: ProofTable,
+    expansions: ExpansionCache,
     attacker: Color,
 }
 
@@ -125,53 +94,17 @@ impl<'a> VctSolver<'a> {
 
     /// A solver with a proof table of `1 << table_bits` entries and room for
     /// `expansion_cache` expansions: long offline solves (the `solve` tool) need more
-    /// than a move's root tactics (quintet-24 is not solved in 150 s with the defaults).
+    /// than `new`'s (quintet-24 is not solved in 150 s with them).
     pub fn with_memory(limits: VctLimits<'a>, table_bits: u32, expansion_cache: usize) -> Self {
-        Self::on_tables(
-            limits,
-            Held::Own(ProofTable::new(table_bits)),
-            Held::Own(ExpansionCache::new(expansion_cache)),
-            VcfSolver::new(VcfLimits::default()),
-            VcfSolver::new(VcfLimits::default()),
-        )
-    }
-
-    /// A solver on tables kept between searches, emptied first: it searches exactly
-    /// as a new solver with the same table size would.
-    pub fn lent(limits: VctLimits<'a>, memory: &'a mut VctMemory) -> Self {
-        let VctMemory {
-            table,
-            expansions,
-            vcf,
-            defender_vcf,
-        } = memory;
-        table.clear();
-        expansions.clear();
-        Self::on_tables(
-            limits,
-            Held::Lent(table),
-            Held::Lent(expansions),
-            VcfSolver::lent(VcfLimits::default(), vcf),
-            VcfSolver::lent(VcfLimits::default(), defender_vcf),
-        )
-    }
-
-    fn on_tables(
-        limits: VctLimits<'a>,
-        table: Held<'a, ProofTable>,
-        expansions: Held<'a, ExpansionCache>,
-        vcf: VcfSolver<'a>,
-        defender_vcf: VcfSolver<'a>,
-    ) -> Self {
         VctSolver {
             limits,
-            vcf,
-            defender_vcf,
+            vcf: VcfSolver::new(VcfLimits::default()),
+            defender_vcf: VcfSolver::new(VcfLimits::default()),
             nodes: 0,
             aborted: false,
             call_start: 0,
-            table,
-            expansions,
+            table: ProofTable::new(table_bits),
+            expansions: ExpansionCache::new(expansion_cache),
             attacker: Color::Black,
         }
     }
