@@ -50,8 +50,8 @@ fn lmr_product(depth: i32, i: usize) -> f64 {
     (depth.max(1) as f64).ln() * ((i + 1) as f64).ln()
 }
 
-/// The reductions and move-count limits, computed once: the logarithms and the power
-/// at every node took about 1.5 % of the search's time.
+/// The reductions, move-count and width limits, computed once: the logarithms, the
+/// power and the rounding at every node took about 1.5 % of the search's time.
 struct Tables {
     /// `[depth][i]`: the quiet and the threat reduction.
     lmr: Box<[[[u8; 2]; TABLE_MOVES]; TABLE_DEPTHS]>,
@@ -78,8 +78,19 @@ static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
     }
 });
 
-fn in_tables(depth: i32, i: usize) -> bool {
-    (0..TABLE_DEPTHS as i32).contains(&depth) && i < TABLE_MOVES
+/// `read` from the tables at `depth` (and move index `i`) where they cover it, else
+/// the `formula`.
+fn tabled<T>(
+    depth: i32,
+    i: usize,
+    read: impl FnOnce(&Tables, usize) -> T,
+    formula: impl FnOnce() -> T,
+) -> T {
+    if (0..TABLE_DEPTHS as i32).contains(&depth) && i < TABLE_MOVES {
+        read(&TABLES, depth as usize)
+    } else {
+        formula()
+    }
 }
 
 /// Late-move reduction in plies for a quiet move: the product / 2, truncated (PentaZen
@@ -91,11 +102,12 @@ fn in_tables(depth: i32, i: usize) -> bool {
 /// has not improved (chess engines' rule) scored even: 61-33-14 in 108 against
 /// PentaZen, paired +0.03 and -0.02 with HEAD (README, session 51).
 pub fn lmr(depth: i32, i: usize) -> i32 {
-    if in_tables(depth, i) {
-        TABLES.lmr[depth as usize][i][0] as i32
-    } else {
-        lmr_formula(depth, i)
-    }
+    tabled(
+        depth,
+        i,
+        |t, d| t.lmr[d][i][0] as i32,
+        || lmr_formula(depth, i),
+    )
 }
 
 fn lmr_formula(depth: i32, i: usize) -> i32 {
@@ -105,11 +117,12 @@ fn lmr_formula(depth: i32, i: usize) -> i32 {
 /// Late-move reduction for a move that makes or stops a three or a four: milder, the
 /// product / 2 rounded (PentaZen 0.4.18 reduces every late move so).
 pub fn lmr_threat(depth: i32, i: usize) -> i32 {
-    if in_tables(depth, i) {
-        TABLES.lmr[depth as usize][i][1] as i32
-    } else {
-        lmr_threat_formula(depth, i)
-    }
+    tabled(
+        depth,
+        i,
+        |t, d| t.lmr[d][i][1] as i32,
+        || lmr_threat_formula(depth, i),
+    )
 }
 
 fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
@@ -120,11 +133,12 @@ fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
 /// count grows as depth^1.32 (Rapfi's published shape), halved when the side to move's
 /// static evaluation has not improved over its previous turn.
 pub fn move_count_limit(depth: i32, improving: bool) -> usize {
-    let full = if in_tables(depth, 0) {
-        TABLES.move_count[depth as usize]
-    } else {
-        move_count_formula(depth)
-    };
+    let full = tabled(
+        depth,
+        0,
+        |t, d| t.move_count[d],
+        || move_count_formula(depth),
+    );
     if improving {
         full
     } else {
@@ -140,11 +154,12 @@ fn move_count_formula(depth: i32) -> usize {
 /// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
 /// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables).
 pub fn width_limit(depth: i32, calm: bool) -> usize {
-    if in_tables(depth, 0) {
-        TABLES.width[depth as usize][calm as usize]
-    } else {
-        width_formula(depth, calm)
-    }
+    tabled(
+        depth,
+        0,
+        |t, d| t.width[d][calm as usize],
+        || width_formula(depth, calm),
+    )
 }
 
 fn width_formula(depth: i32, calm: bool) -> usize {
