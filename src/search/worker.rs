@@ -363,7 +363,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.evals[ply] = static_eval;
-        // Unknown counts as improving: prune less.
+        // Unknown counts as improving: prune less. Evaluating every node without a
+        // forced block (PV and threatened nodes too), so that fewer are unknown, scored
+        // even against PentaZen: 199-76-17 in 292 (71.1 %), paired +0.01 and -0.06 over
+        // its two runs (README, session 61).
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
             (Some(now), Some(before)) => now > before,
             _ => true,
@@ -584,7 +587,9 @@ impl<'a> Worker<'a> {
     }
 
     /// A quiet move cut off: it becomes the counter-move and a killer, and the history
-    /// rewards it.
+    /// rewards it. Not kept (README, session 61): the same reward for a quiet table
+    /// move whose stored bound cuts, with the killers two plies down cleared at every
+    /// node (Stockfish's rules; 27-13-5 in 45 against PentaZen, paired +0.00).
     fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {
         if let Some((last, _)) = self.board.last_move() {
             self.counter[last.idx()][us.idx()] = mv;
