@@ -363,10 +363,10 @@ impl<'a> Worker<'a> {
             }
         }
         self.evals[ply] = static_eval;
-        // Unknown counts as improving: prune less. Evaluating every node without a
-        // forced block (PV and threatened nodes too), so that fewer are unknown, scored
-        // even against PentaZen: 199-76-17 in 292 (71.1 %), paired +0.01 and -0.06 over
-        // its two runs (README, session 61).
+        // Unknown counts as improving: prune less. Not kept (README, session 61):
+        // evaluating every node without a forced block, PV and threatened nodes too, so
+        // that fewer are unknown; even against PentaZen, 199-76-17 in 292 (71.1 %),
+        // paired +0.01 and -0.06 over its two runs.
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
             (Some(now), Some(before)) => now > before,
             _ => true,
