@@ -62,11 +62,6 @@ impl Default for VctLimits<'_> {
 /// Outcome of a VCT search (the line is a principal variation of the proof).
 pub type VctResult = VcfResult;
 
-/// Node expansions kept (each costs VCF searches to compute).
-const EXPANSION_CACHE: usize = 1 << 18;
-/// Proof table size of `new`: `1 << bits` entries of 24 bytes (24 MB).
-const PROOF_TABLE_BITS: u32 = 20;
-
 /// Keys of the search parameters mixed into node keys, so that one table serves
 /// several searches (a node's value depends on the attacker, the attacker moves left
 /// and the VCF length allowed).
@@ -88,13 +83,10 @@ pub struct VctSolver<'a> {
 }
 
 impl<'a> VctSolver<'a> {
-    pub fn new(limits: VctLimits<'a>) -> Self {
-        Self::with_memory(limits, PROOF_TABLE_BITS, EXPANSION_CACHE)
-    }
-
-    /// A solver with a proof table of `1 << table_bits` entries and room for
-    /// `expansion_cache` expansions: long offline solves (the `solve` tool) need more
-    /// than `new`'s (quintet-24 is not solved in 150 s with them).
+    /// A solver with a proof table of `1 << table_bits` entries (24 bytes each) and
+    /// room for `expansion_cache` node expansions (each costs VCF searches to
+    /// compute): a move scan needs little, long offline solves (the `solve` tool) much
+    /// more (quintet-24 was not solved in 150 s with 2^20 entries and 2^18 expansions).
     pub fn with_memory(limits: VctLimits<'a>, table_bits: u32, expansion_cache: usize) -> Self {
         VctSolver {
             limits,
@@ -111,12 +103,6 @@ impl<'a> VctSolver<'a> {
 
     pub fn total_nodes(&self) -> u64 {
         self.nodes + self.vcf.nodes + self.defender_vcf.nodes
-    }
-
-    /// Searches with new limits, keeping what the solver learnt (same attacker only).
-    pub fn solve_with(&mut self, board: &mut Board, limits: VctLimits<'a>) -> VctResult {
-        self.limits = limits;
-        self.solve(board)
     }
 
     /// Searches a VCT for the side to move within the limits (see
