@@ -404,6 +404,10 @@ impl<'a> Worker<'a> {
                 return -INFINITE;
             }
         }
+        // The root orders like any node. Not kept (README, session 63): the root's
+        // moves after the table move ordered by the nodes their searches took in the
+        // previous iteration (killers and counter-move left out there); even against
+        // PentaZen, paired -0.04 +/- 0.05 over 145 games.
         let keys = std::mem::take(&mut self.pick_keys[ply]);
         let killers = &self.killers[ply];
         let mut moves = MovePicker::new(keys, &list, tt_move, killers, self.counter_move());
