@@ -11,7 +11,7 @@ the rotation stays whole; one whose `START` rotated out of both is left out); mo
 block, a win on the board) count but give no depth. By default moves 3 to 20 count (the
 middle game, where both sides still have choices). Prints, per log directory, how many
 moves were counted, their mean depth and the mean at every third move number: the
-README's "mean last iteration over moves 3-20".
+strength log's "mean last iteration over moves 3-20".
 
     scripts/log_depths.py LOG_DIR [LOG_DIR ...] [--moves FIRST-LAST]
 """

@@ -89,7 +89,7 @@ impl TimeControl {
 /// Between iterations, how far into the soft limit the search may go before it stops
 /// starting new ones: further while the best move keeps changing or the score falls,
 /// less once the move has held for several depths. (All four factors together won
-/// 60-27-9 against a fixed 60 % soft limit; see the README's search section.)
+/// 60-27-9 against a fixed 60 % soft limit; see the strength log.)
 #[derive(Clone, Debug)]
 pub struct SoftScale {
     last: Option<(u16, i32)>,

@@ -30,7 +30,7 @@ impl History {
 
     /// A quiet move of `c` at `p` cut off at `depth`: it gains depth squared, times 16.
     ///
-    /// Not kept (README, sessions 26 and 42): a malus for the quiet moves searched
+    /// Not kept (strength log, sessions 26 and 42): a malus for the quiet moves searched
     /// before the cut-off (even with HEAD in session 26, 46.7 % against PentaZen in
     /// session 42), and with it a quiet move's late-move reduction moved by its history
     /// (50.8 % in 182 games: even); continuation histories beside this one, per pair

@@ -173,7 +173,7 @@ pub fn search(
         // At most an eighth of the move's time (in 1000 ms games the two VCFs took at
         // most 11 ms in 99 % of the moves); nothing at all when asked to answer at
         // once. While the root tactics had a VCT, it used up the whole eighth in 45 %
-        // of the moves (README, session 60).
+        // of the moves (strength log, session 60).
         let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
         let cutoff = cutoff::Cutoff {
             deadline: limits.start.checked_add(budget),

@@ -26,7 +26,7 @@ pub enum Moves {
 /// class made and taken, per combination of the cell's line patterns for each side and
 /// per distance from each side's last stone, put the move played first more often
 /// (held out: 31.2 % instead of 25.9 %, session 57) and played even against PentaZen
-/// both times it was tried (README, sessions 33 and 57): not kept.
+/// both times it was tried (strength log, sessions 33 and 57): not kept.
 const ATTACK: [i32; Threat::COUNT] = [
     0, -1000, 60, 50, 160, 180, 400, 500, 900, 300, 700, 2500, 8000, 100000,
 ];

@@ -5,7 +5,7 @@
 //! games against PentaZen it ran to the end of the tactics' time (an eighth of the
 //! move's) in 45 % of the moves, and 178 of the 179 wins the root tactics played had
 //! been found by the main search the move before. Without it the main search
-//! completed 1.7 plies more in the middle game (README, session 60).
+//! completed 1.7 plies more in the middle game (strength log, session 60).
 
 use super::cutoff::Cutoff;
 use super::solver_memory::RootMemory;

@@ -40,13 +40,13 @@ const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 /// Singular extension: the least depth, and the margin below the table's score (per
 /// ply of depth) that every other move must stay under. With a margin of 4 the
-/// extensions chained (depth 14 cost 3.4 times the nodes on the README's position);
+/// extensions chained (depth 14 cost 3.4 times the nodes on one midgame position);
 /// with 20, depths 14 to 16 cost about 1.5 times the nodes there, and the extended
 /// lines are searched deeper. Self-play: +25 at 200 ms, and with the counter-move +36
 /// at 500 ms. A double extension (two plies when every other move stays 300 below
 /// the bound too, at most twice on one line) was not kept: 6-6-4 in 16 against
 /// PentaZen alone, 121-50-16 in 187 (69.0 %, even with this play) with reverse
-/// futility at every depth (README, session 56).
+/// futility at every depth (strength log, session 56).
 const SE_MIN_DEPTH: i32 = 8;
 const SE_MARGIN: i32 = 20;
 /// Nodes between clock checks on the main thread.
@@ -363,7 +363,7 @@ impl<'a> Worker<'a> {
             }
         }
         self.evals[ply] = static_eval;
-        // Unknown counts as improving: prune less. Not kept (README, session 61):
+        // Unknown counts as improving: prune less. Not kept (strength log, session 61):
         // evaluating every node without a forced block, PV and threatened nodes too, so
         // that fewer are unknown; even against PentaZen, 199-76-17 in 292 (71.1 %),
         // paired +0.01 and -0.06 over its two runs.
@@ -404,7 +404,7 @@ impl<'a> Worker<'a> {
                 return -INFINITE;
             }
         }
-        // The root orders like any node. Not kept (README, session 63): the root's
+        // The root orders like any node. Not kept (strength log, session 63): the root's
         // moves after the table move ordered by the nodes their searches took in the
         // previous iteration (killers and counter-move left out there); even against
         // PentaZen, paired -0.04 +/- 0.05 over 145 games.
@@ -591,7 +591,7 @@ impl<'a> Worker<'a> {
     }
 
     /// A quiet move cut off: it becomes the counter-move and a killer, and the history
-    /// rewards it. Not kept (README, session 61): the same reward for a quiet table
+    /// rewards it. Not kept (strength log, session 61): the same reward for a quiet table
     /// move whose stored bound cuts, with the killers two plies down cleared at every
     /// node (Stockfish's rules; 27-13-5 in 45 against PentaZen, paired +0.00).
     fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {

@@ -47,7 +47,7 @@ impl Worker<'_> {
     /// VCF proves the win. Session 30's threat quiescence also played open threes and
     /// proved a side facing one lost when every answer lost: without it the search
     /// completes about half a ply more in 1000 ms games and scored no worse against
-    /// PentaZen (README, session 48). Not kept either (README, session 52; each even
+    /// PentaZen (strength log, session 48). Not kept either (strength log, session 52; each even
     /// with HEAD against PentaZen): the table's bound as the stand pat where it is
     /// tighter, with a stored proven score returned at once (Rapfi's and Stockfish's
     /// quiescence read the table so; 63.2 % in 68 games, paired -0.02 +/- 0.08), and
