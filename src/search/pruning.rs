@@ -10,28 +10,28 @@ use crate::tt::Bound;
 /// evaluation is far below alpha: ask the quiescence, i.e. our VCF, whether it can do
 /// better) and futility (far below alpha: only the first quiet move is searched).
 /// Razoring reaches depth 4 (PentaZen razors below 5): +44 and +55 Elo in self-play at
-/// 200 and 500 ms against depth 2 (strength log). The margins were 120, 200 and 150: every
-/// trial that pruned more lost until session 47 (below), and these (x1.5, pruning
+/// 200 and 500 ms against depth 2 (strength log). The margins were 120, 200 and 150:
+/// every trial that pruned more lost until session 47 (below), and these (x1.5, pruning
 /// less) scored 53-30-10 (62.4 %) against PentaZen at 1000 ms where the old ones scored
-/// 47-42-11 (52.5 %) the same day (strength log, session 25; not proven). Pruning still less
-/// did not gain: x2 scored 51-40-9 in 100 beside these (61-49-23 in 133), x3 and no
-/// static pruning at all started worse (8-11-1, 4-9-0; strength log, session 26). Reverse
-/// futility then reached depth 6 at 120 per ply (session 47): PentaZen prunes so to
-/// depth 6, and its depth-1 to 4 nodes search 0.4 to 2.4 moves on average where ours
-/// searched 1.2 to 3.1; against PentaZen at 1000 ms it scored 126-69-12 in 207 (63.8
-/// %) where depth 3 at 180 had scored 107-69-16 in 192 (59.9 %), paired +0.06 and
+/// 47-42-11 (52.5 %) the same day (strength log, session 25; not proven). Pruning still
+/// less did not gain: x2 scored 51-40-9 in 100 beside these (61-49-23 in 133), x3 and
+/// no static pruning at all started worse (8-11-1, 4-9-0; strength log, session 26).
+/// Reverse futility then reached depth 6 at 120 per ply (session 47): PentaZen prunes
+/// so to depth 6, and its depth-1 to 4 nodes search 0.4 to 2.4 moves on average where
+/// ours searched 1.2 to 3.1; against PentaZen at 1000 ms it scored 126-69-12 in 207
+/// (63.8 %) where depth 3 at 180 had scored 107-69-16 in 192 (59.9 %), paired +0.06 and
 /// +0.08 (about one standard error each; strength log, session 47). Once the evaluation
 /// scored the threat mask (session 49) the three margins went down by a sixth, from
-/// 120, 300 and 225: against PentaZen at 1000 ms 63-28-12 in 103 (67.0 %) where the
-/// old ones scored 47-36-8 in 91 (56.0 %) beside them, paired +0.10 +/- 0.07, and 66.2 %
-/// in 160 the day before (strength log, session 50; not proven). A fifth lower again (80, 200
-/// and 150) scored even with these, paired +0.00 +/- 0.08 over 60 games, and reverse
-/// futility's margin a ply smaller when the evaluation improved (Stockfish's rule)
-/// -0.01 +/- 0.10 over 50 (strength log, session 51). Reverse futility at every depth
-/// (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.07 with
-/// session 55's two runs of this play), and converted fewer won positions: of the games whose score
-/// peaked at 600 or more, 23 of 119 never claimed a forced win, against 15 of 143 with
-/// this limit (strength log, session 56).
+/// 120, 300 and 225: against PentaZen at 1000 ms 63-28-12 in 103 (67.0 %) where the old
+/// ones scored 47-36-8 in 91 (56.0 %) beside them, paired +0.10 +/- 0.07, and 66.2 % in
+/// 160 the day before (strength log, session 50; not proven). A fifth lower again (80,
+/// 200 and 150) scored even with these, paired +0.00 +/- 0.08 over 60 games, and
+/// reverse futility's margin a ply smaller when the evaluation improved (Stockfish's
+/// rule) -0.01 +/- 0.10 over 50 (strength log, session 51). Reverse futility at every
+/// depth (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.07
+/// with session 55's two runs of this play), and converted fewer won positions: of the
+/// games whose score peaked at 600 or more, 23 of 119 never claimed a forced win,
+/// against 15 of 143 with this limit (strength log, session 56).
 pub const RFP_MAX_DEPTH: i32 = 6;
 pub const RFP_MARGIN: i32 = 100;
 pub const RAZOR_MAX_DEPTH: i32 = 4;
@@ -98,9 +98,9 @@ fn tabled<T>(
 /// pruning set that won 152-71-8 in self-play; against PentaZen at 1000 ms 2.0 scored
 /// 78-71-18 in 167 games (52.1 %) where 1.3 scored 79-90-15 in 184 (47.0 %), played
 /// side by side (strength log, session 24); 2.5 (with the threat moves' divisor) scored
-/// 26-32-1 in 59 (strength log, session 42). A ply more when the side to move's evaluation
-/// has not improved (chess engines' rule) scored even: 61-33-14 in 108 against
-/// PentaZen, paired +0.03 and -0.02 with HEAD (strength log, session 51).
+/// 26-32-1 in 59 (strength log, session 42). A ply more when the side to move's
+/// evaluation has not improved (chess engines' rule) scored even: 61-33-14 in 108
+/// against PentaZen, paired +0.03 and -0.02 with HEAD (strength log, session 51).
 pub fn lmr(depth: i32, i: usize) -> i32 {
     tabled(
         depth,
