@@ -1,6 +1,10 @@
 //! The butterfly history of one search thread: per cell and colour, how much a quiet
 //! move there has refuted positions (beta cut-offs), weighted by depth. It adds to the
 //! ordering score of every move at the cell.
+//!
+//! Its gain is not shown (strength log, session 65): with the bonus at zero the play
+//! won 62.5 % of 80 self-play games at 200 ms but was even against PentaZen (77.0 % in
+//! 102, paired +0.01 +/- 0.06 with the play as it is).
 
 use crate::board::types::CELLS;
 use crate::board::{Color, Pos};
