@@ -20,6 +20,9 @@ const MIN_TT_BYTES: u64 = crate::tt::MIN_BYTES as u64;
 
 pub struct Engine {
     tt: TranspositionTable,
+    /// The size the table takes at the next search (`prepare`): sizing happens there,
+    /// once the manager's limits are known, never on START's clock.
+    tt_wanted: usize,
     threads: usize,
     /// The threat solvers' tables, kept between searches (a search holds the lock, so
     /// searches on one engine run one at a time).
@@ -65,8 +68,10 @@ pub fn tt_bytes_for(
 
 impl Engine {
     pub fn new(tt_bytes: usize, threads: usize) -> Engine {
+        let tt = TranspositionTable::new(tt_bytes);
         Engine {
-            tt: TranspositionTable::new(tt_bytes),
+            tt_wanted: tt.size_bytes(),
+            tt,
             threads: threads.max(1),
             solvers: Mutex::new(SolverMemory::new()),
         }
@@ -94,13 +99,18 @@ impl Engine {
         tt_cap(crate::sysmem::available_bytes(), self.tt_bytes())
     }
 
-    /// Resizes the TT when the size changes (the old table is freed first, so the
-    /// process never holds both).
+    /// Asks for a table of `bytes` from the next search on; nothing is allocated now.
     pub fn resize_tt(&mut self, bytes: usize) {
-        let wanted = TranspositionTable::new(64 << 10);
-        if bytes / (1 << 16) != self.tt.size_bytes() / (1 << 16) {
-            self.tt = wanted;
-            self.tt = TranspositionTable::new(bytes);
+        self.tt_wanted = bytes.max(MIN_TT_BYTES as usize);
+    }
+
+    /// Gives the table the size last asked for, before a search. The old table is
+    /// freed first, so the process never holds both; the new one is zeroed memory
+    /// that costs nothing until the search touches it.
+    pub fn prepare(&mut self) {
+        if self.tt_wanted / (1 << 16) != self.tt.size_bytes() / (1 << 16) {
+            self.tt = TranspositionTable::new(MIN_TT_BYTES as usize);
+            self.tt = TranspositionTable::new(self.tt_wanted);
         }
     }
 
@@ -110,7 +120,7 @@ impl Engine {
 
     /// Clears the TT through a shared reference (between independent searches).
     pub fn clear_shared(&self) {
-        self.tt.clear();
+        self.tt.clear_shared();
     }
 
     /// Searches `board` for its side to move.

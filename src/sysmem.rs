@@ -1,11 +1,12 @@
 //! How much memory the machine can give the transposition table. A GUI may ask for any
-//! `hash_size` (Yixin-Board offers sizes up to 2^k KB); on Linux a table larger than
-//! the free memory is granted and then killed by the kernel as the table is cleared,
-//! so requests are capped by what the system reports as available.
+//! `hash_size` (Yixin-Board offers sizes up to 2^k KB); a table larger than the free
+//! memory is granted and then paged out or killed as the search fills it, so requests
+//! are capped by what the system reports as available (Linux and Windows).
 
 /// Bytes the system reports as available without swapping (Linux: `MemAvailable` in
-/// /proc/meminfo), or None where that is not known (elsewhere an allocation the system
-/// cannot back fails, and the table halves until it fits: `TranspositionTable::new`).
+/// /proc/meminfo; Windows: `ullAvailPhys` of `GlobalMemoryStatusEx`), or None where
+/// that is not known (there an allocation the system cannot back fails, and the table
+/// halves until it fits: `TranspositionTable::new`).
 pub fn available_bytes() -> Option<u64> {
     #[cfg(target_os = "linux")]
     {
@@ -13,9 +14,54 @@ pub fn available_bytes() -> Option<u64> {
             .ok()
             .and_then(|text| parse_meminfo(&text))
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(windows)]
+    {
+        windows::available_physical()
+    }
+    #[cfg(not(any(target_os = "linux", windows)))]
     {
         None
+    }
+}
+
+#[cfg(windows)]
+mod windows {
+    /// `MEMORYSTATUSEX` of the Windows API (sysinfoapi.h), field for field.
+    #[repr(C)]
+    struct MemoryStatusEx {
+        length: u32,
+        memory_load: u32,
+        total_phys: u64,
+        avail_phys: u64,
+        total_page_file: u64,
+        avail_page_file: u64,
+        total_virtual: u64,
+        avail_virtual: u64,
+        avail_extended_virtual: u64,
+    }
+
+    #[link(name = "kernel32")]
+    extern "system" {
+        fn GlobalMemoryStatusEx(buffer: *mut MemoryStatusEx) -> i32;
+    }
+
+    pub fn available_physical() -> Option<u64> {
+        let mut status = MemoryStatusEx {
+            length: std::mem::size_of::<MemoryStatusEx>() as u32,
+            memory_load: 0,
+            total_phys: 0,
+            avail_phys: 0,
+            total_page_file: 0,
+            avail_page_file: 0,
+            total_virtual: 0,
+            avail_virtual: 0,
+            avail_extended_virtual: 0,
+        };
+        // SAFETY: the buffer is a live MEMORYSTATUSEX with its length field set, as the
+        // call requires; it writes only inside it. std has no memory query, and a
+        // binding crate for one call is more than this.
+        let ok = unsafe { GlobalMemoryStatusEx(&mut status) };
+        (ok != 0).then_some(status.avail_phys)
     }
 }
 
@@ -46,7 +92,7 @@ mod tests {
         assert_eq!(parse_meminfo("MemAvailable: 5 MB\n"), None);
     }
 
-    #[cfg(target_os = "linux")]
+    #[cfg(any(target_os = "linux", windows))]
     #[test]
     fn this_machine_reports_some_memory() {
         assert!(super::available_bytes().is_some_and(|b| b > 0));

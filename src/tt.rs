@@ -32,7 +32,7 @@ const ENTRY_BYTES: usize = 16;
 pub const MIN_BYTES: usize = 64 * 1024;
 
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    words: Box<[AtomicU64]>,
     clusters: usize,
     generation: AtomicU64,
 }
@@ -64,58 +64,35 @@ fn unpack(data: u64) -> (TtEntry, u8) {
     )
 }
 
-/// Asks the kernel to back `bytes` bytes from `addr` (an allocation of ours) with 2
-/// MiB pages. A probe lands on a random entry: with 4 KiB pages nearly every one missed
-/// the TLB, and the page walk is two-level under a hypervisor. With a 128 MiB table,
-/// two searches at once on two cores (a match at concurrency 2) took 3 % less time,
-/// one alone on an idle machine about the same (README, Speed). Linux only; elsewhere,
-/// or when transparent huge pages are off, a no-op, and so is it for a small table
-/// that the allocator carves out of memory used before.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(addr: usize, bytes: usize) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
-    const PAGE: usize = 4096;
-    let start = addr.next_multiple_of(PAGE);
-    let end = (addr + bytes) & !(PAGE - 1);
-    if end > start {
-        // SAFETY: the range lies inside an allocation this table owns; MADV_HUGEPAGE
-        // only changes how the kernel backs its pages, never their contents, and a
-        // failure (no transparent huge pages) leaves the small pages.
-        unsafe { madvise(start as *mut std::ffi::c_void, end - start, MADV_HUGEPAGE) };
-    }
+/// `len` zeroed words straight from the allocator (calloc: a large request is a fresh
+/// mapping of the kernel's zero pages), or None when the system refuses the size.
+fn zeroed_words(len: usize) -> Option<Box<[AtomicU64]>> {
+    // A trial reservation first: the zeroed allocation below aborts on failure. It is
+    // never touched, so it costs no page.
+    Vec::<AtomicU64>::new().try_reserve_exact(len).ok()?;
+    let words = Box::<[AtomicU64]>::new_zeroed_slice(len);
+    // SAFETY: all-zero bytes are a valid AtomicU64. Writing the zeros instead (safe
+    // code has no zeroed slice of atomics) touched every page on START's clock:
+    // 45-950 ms for 128 MiB on a busy machine.
+    Some(unsafe { words.assume_init() })
 }
 
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_addr: usize, _bytes: usize) {}
-
 impl TranspositionTable {
-    /// A table using at most `bytes` bytes (at least 64 KiB).
+    /// A table using at most `bytes` bytes (at least 64 KiB), from memory the system
+    /// hands out already zeroed: nothing is written here, so making even a large table
+    /// takes microseconds and no page is resident until a search stores into it.
     pub fn new(bytes: usize) -> TranspositionTable {
-        let mut clusters = (bytes.max(MIN_BYTES) / (CLUSTER * ENTRY_BYTES)).max(1);
+        let min_clusters = MIN_BYTES / (CLUSTER * ENTRY_BYTES);
+        let mut clusters = (bytes.max(MIN_BYTES) / (CLUSTER * ENTRY_BYTES)).max(min_clusters);
         // A size the allocator refuses (Windows commits memory up front, and every
         // system has a limit) is halved until it fits, instead of aborting the process.
-        // The trial reservation is never touched, so it costs no page.
-        let min_clusters = MIN_BYTES / (CLUSTER * ENTRY_BYTES);
-        while clusters > min_clusters
-            && Vec::<AtomicU64>::new()
-                .try_reserve_exact(clusters * CLUSTER * 2)
-                .is_err()
-        {
-            clusters /= 2;
-        }
-        let len = clusters * CLUSTER * 2;
-        let mut words = Vec::with_capacity(len);
-        // Before the first touch, so that the pages are huge from their first fault.
-        advise_huge_pages(words.as_ptr() as usize, len * 8);
-        // Writing the zeros touches every page now. The search would otherwise fault
-        // on each page twice (a probe maps the shared zero page, the first store copies
-        // it), with a TLB flush on every core the search runs on. Touched beforehand,
-        // 1 s searches in a fresh process with one thread visit 35 % more nodes (24
-        // game positions); the memory is the table's anyway.
-        words.resize_with(len, || AtomicU64::new(0));
+        let words = loop {
+            match zeroed_words(clusters * CLUSTER * 2) {
+                Some(words) => break words,
+                None if clusters > min_clusters => clusters /= 2,
+                None => panic!("no memory for the smallest transposition table"),
+            }
+        };
         TranspositionTable {
             words,
             clusters,
@@ -128,8 +105,19 @@ impl TranspositionTable {
         self.words.len() * 8
     }
 
-    pub fn clear(&self) {
-        for w in &self.words {
+    /// Empties the table by trading it for a fresh zeroed one of the same size (the
+    /// old one freed first, so the process never holds both): no serial pass over the
+    /// memory on the caller's clock.
+    pub fn clear(&mut self) {
+        let bytes = self.size_bytes();
+        self.words = Box::new([]);
+        *self = TranspositionTable::new(bytes);
+    }
+
+    /// Empties the table through a shared reference (a tool between two independent
+    /// searches), writing every word.
+    pub fn clear_shared(&self) {
+        for w in self.words.iter() {
             w.store(0, Ordering::Relaxed);
         }
         self.generation.store(0, Ordering::Relaxed);
@@ -226,7 +214,7 @@ mod tests {
 
     #[test]
     fn store_and_probe() {
-        let tt = TranspositionTable::new(1 << 20);
+        let mut tt = TranspositionTable::new(1 << 20);
         assert!(tt.size_bytes() <= 1 << 20);
         tt.store(0xDEAD_BEEF, Pos(300), -1234, 7, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF).unwrap();
@@ -237,49 +225,5 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());
-    }
-
-    /// Where the kernel offers transparent huge pages on request, the table's memory
-    /// gets them (the mapping holding it counts anonymous huge pages in smaps).
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn table_memory_is_backed_by_huge_pages() {
-        let mode = std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled");
-        let offered = mode.is_ok_and(|m| m.contains("[always]") || m.contains("[madvise]"));
-        if !offered {
-            return;
-        }
-        // Above glibc's largest mmap threshold (32 MiB): a fresh mapping, never heap
-        // memory touched before (which keeps its small pages).
-        let tt = TranspositionTable::new(64 << 20);
-        // The middle of the table: its first page (shared with the allocator's header)
-        // is not advised and stays a mapping of its own.
-        let addr = tt.words.as_ptr() as usize + tt.size_bytes() / 2;
-        let smaps = std::fs::read_to_string("/proc/self/smaps").expect("smaps readable");
-        // A mapping's header line starts with its address range, `lo-hi` in hex; its
-        // fields (`Name: value`) follow it.
-        let range = |line: &str| -> Option<(usize, usize)> {
-            let (lo, hi) = line.split_whitespace().next()?.split_once('-')?;
-            Some((
-                usize::from_str_radix(lo, 16).ok()?,
-                usize::from_str_radix(hi, 16).ok()?,
-            ))
-        };
-        let mut in_table = false;
-        let mut huge_kb = None;
-        for line in smaps.lines() {
-            if let Some((lo, hi)) = range(line) {
-                in_table = (lo..hi).contains(&addr);
-            } else if let Some(kb) = line.strip_prefix("AnonHugePages:").filter(|_| in_table) {
-                huge_kb = kb
-                    .split_whitespace()
-                    .next()
-                    .and_then(|n| n.parse::<usize>().ok());
-            }
-        }
-        let huge_kb = huge_kb.expect("the table's mapping is listed");
-        // Not all of it: the unaligned ends keep small pages, and a machine short of
-        // free huge pages falls back to small ones for some of it.
-        assert!(huge_kb > 0, "no huge page in the table's mapping");
     }
 }

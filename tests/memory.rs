@@ -1,6 +1,7 @@
 //! The whole process stays under `INFO max_memory` (GomocupJudge scores excess as a
 //! crash): the transposition table is sized with the solvers' tables counted, through
-//! searches of positions full of threats, where the root tactics use their budgets.
+//! searches of positions full of threats, where the root tactics use their budgets,
+//! and through a whole game with the limit sent after `START`, as managers send it.
 //! Linux only: the peak resident memory comes from `/proc`.
 #![cfg(target_os = "linux")]
 
@@ -51,8 +52,7 @@ fn threat_searches_stay_under_max_memory() {
         }
     };
     // The limit before START (INFO may come at any time): the peak is then the whole
-    // process's. (After START, as Piskvork sends it, START has made the default table
-    // first, and the limit holds from then on.)
+    // process's.
     let about = reply(
         &mut stdin,
         &format!("INFO max_memory {LIMIT}\nINFO thread_num 2\nINFO timeout_turn 600\nABOUT\n"),
@@ -91,5 +91,79 @@ fn threat_searches_stay_under_max_memory() {
         "peak RSS {} MiB over max_memory {} MiB",
         peak >> 20,
         LIMIT >> 20
+    );
+}
+
+/// A game as GomocupJudge and c-gomoku-cli start it: `START 20`, then the limit. START
+/// allocates nothing, so the table is made at the first search within the limit and
+/// the peak of the whole process (VmHWM) stays under it.
+#[test]
+fn a_whole_game_stays_under_a_limit_sent_after_start() {
+    const GAME_LIMIT: u64 = 40_000_000;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut reply = |stdin: &mut std::process::ChildStdin, text: &str| -> String {
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        loop {
+            let line = stdout.next().expect("a reply").unwrap();
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return line;
+            }
+        }
+    };
+    assert_eq!(reply(&mut stdin, "START 20\n"), "OK");
+    let after_start = peak_rss_bytes(child.id());
+    stdin
+        .write_all(format!("INFO max_memory {GAME_LIMIT}\nINFO timeout_turn 150\n").as_bytes())
+        .unwrap();
+    // Our side answers next to the engine's last stone; the engine wins or the board
+    // fills within the moves played.
+    let mut taken = std::collections::HashSet::new();
+    let mut answer = reply(&mut stdin, "BEGIN\n");
+    for _ in 0..60 {
+        let (x, y) = answer
+            .split_once(',')
+            .and_then(|(x, y)| Some((x.parse::<i64>().ok()?, y.parse::<i64>().ok()?)))
+            .unwrap_or_else(|| panic!("not a move: {answer}"));
+        taken.insert((x, y));
+        let steps = [
+            (1, 0),
+            (0, 1),
+            (-1, 0),
+            (0, -1),
+            (1, 1),
+            (-1, -1),
+            (1, -1),
+            (-1, 1),
+        ];
+        let Some(next) = steps
+            .iter()
+            .map(|(dx, dy)| (x + dx, y + dy))
+            .find(|p| (0..20).contains(&p.0) && (0..20).contains(&p.1) && !taken.contains(p))
+        else {
+            break;
+        };
+        taken.insert(next);
+        answer = reply(&mut stdin, &format!("TURN {},{}\n", next.0, next.1));
+    }
+    let peak = peak_rss_bytes(child.id());
+    println!(
+        "peak RSS {:.1} MiB over a game (after START {:.1} MiB), max_memory {:.1} MiB",
+        peak as f64 / (1 << 20) as f64,
+        after_start as f64 / (1 << 20) as f64,
+        GAME_LIMIT as f64 / (1 << 20) as f64
+    );
+    stdin.write_all(b"END\n").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    assert!(
+        peak < GAME_LIMIT,
+        "peak RSS {peak} over max_memory {GAME_LIMIT}"
     );
 }

@@ -40,6 +40,8 @@ pub struct GameOutcome {
     pub stones: Vec<Stone>,
     /// The side whose process crashed or ran out of time: it must be restarted.
     pub broken: Option<Color>,
+    /// Per colour, the longest a move took, from the request to the answer.
+    pub slowest_ms: [u64; 2],
 }
 
 /// The side to move's answer to a move request.
@@ -66,6 +68,7 @@ pub fn play(
         engines,
         opening_len: opening.len(),
         used_ms: [0; 2],
+        slowest_ms: [0; 2],
         synced: [false; 2],
     };
     Ok(game.run())
@@ -79,6 +82,7 @@ struct Game<'a> {
     opening_len: usize,
     /// Thinking time so far per colour.
     used_ms: [u64; 2],
+    slowest_ms: [u64; 2],
     /// Whether the engine has been sent the position (BEGIN or BOARD) already.
     synced: [bool; 2],
 }
@@ -127,6 +131,7 @@ impl Game<'_> {
             verdict,
             stones: self.stones.clone(),
             broken,
+            slowest_ms: self.slowest_ms,
         }
     }
 
@@ -216,6 +221,7 @@ impl Game<'_> {
             return Answer::Fault(Reason::TimeForfeit);
         }
         self.used_ms[color.idx()] += ms;
+        self.slowest_ms[color.idx()] = self.slowest_ms[color.idx()].max(ms);
         Answer::Move(x, y, ms)
     }
 

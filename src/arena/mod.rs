@@ -51,6 +51,8 @@ struct GameReport {
     /// Which engine (0 = A, 1 = B) played Black.
     black: usize,
     outcome: GameOutcome,
+    /// Engine A's and B's peak resident memory after the game, where known.
+    peak_memory: [Option<u64>; 2],
 }
 
 /// Plays the match, printing to `out`; returns the names and totals.
@@ -171,11 +173,13 @@ fn play_one(
                         verdict,
                         stones: stones.collect(),
                         broken: None,
+                        slowest_ms: [0; 2],
                     };
                     return Ok(GameReport {
                         index,
                         black,
                         outcome,
+                        peak_memory: [None; 2],
                     });
                 }
             }
@@ -186,6 +190,7 @@ fn play_one(
     };
     let engines = if black == 0 { [a, b] } else { [b, a] };
     let outcome = game::play(&config.settings, &opening, engines)?;
+    let peak_memory = [0, 1].map(|side| procs[side].as_ref().and_then(Process::peak_memory));
     if let Some(color) = outcome.broken {
         // Killed at once: it crashed, or it is still thinking past its time.
         let side = if color == Color::Black {
@@ -199,6 +204,7 @@ fn play_one(
         index,
         black,
         outcome,
+        peak_memory,
     })
 }
 
@@ -218,6 +224,11 @@ fn record(
         Color::White
     };
     totals.add(verdict, a_color);
+    let slowest = &report.outcome.slowest_ms;
+    totals.add_resources(
+        [slowest[a_color.idx()], slowest[a_color.opp().idx()]],
+        report.peak_memory,
+    );
     if let (Some(sprt), None) = (&config.sprt, totals.decision) {
         totals.decision = sprt.decision(&totals.tally);
     }

@@ -124,6 +124,15 @@ impl Process {
         }
     }
 
+    /// The process's peak resident memory so far (Linux: `VmHWM` in /proc; None
+    /// elsewhere or once it is gone).
+    pub fn peak_memory(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kb * 1024)
+    }
+
     /// Sends `ABOUT` and returns the `name="..."` of the answer, if one came in time.
     pub fn about_name(&mut self) -> Option<String> {
         if !self.send("ABOUT") {

@@ -14,6 +14,10 @@ pub struct Totals {
     pub reasons: BTreeMap<&'static str, [u32; 3]>,
     /// Set when the SPRT crossed a bound (the first time).
     pub decision: Option<Decision>,
+    /// A's and B's longest answer to a move request, in milliseconds.
+    pub slowest_ms: [u64; 2],
+    /// A's and B's largest peak resident memory over their processes, where known.
+    pub peak_memory: [Option<u64>; 2],
 }
 
 impl Totals {
@@ -34,6 +38,14 @@ impl Totals {
             }
         };
         self.reasons.entry(verdict.reason.kind()).or_default()[slot] += 1;
+    }
+
+    /// Adds one game's slowest answers and peak memory, A's first.
+    pub fn add_resources(&mut self, slowest_ms: [u64; 2], peak_memory: [Option<u64>; 2]) {
+        for side in 0..2 {
+            self.slowest_ms[side] = self.slowest_ms[side].max(slowest_ms[side]);
+            self.peak_memory[side] = self.peak_memory[side].max(peak_memory[side]);
+        }
     }
 }
 
@@ -88,6 +100,22 @@ pub fn summary(names: &[String; 2], totals: &Totals, sprt: Option<&Sprt>) -> Str
         };
         out += &format!("  {kind}: {total}{detail}\n");
     }
+    out += &format!(
+        "Slowest answer: {} {} ms, {} {} ms\n",
+        names[0], totals.slowest_ms[0], names[1], totals.slowest_ms[1]
+    );
+    let mib = |m: Option<u64>| {
+        m.map_or("unknown".into(), |b| {
+            format!("{:.1} MiB", b as f64 / 1048576.0)
+        })
+    };
+    out += &format!(
+        "Peak memory: {} {}, {} {}\n",
+        names[0],
+        mib(totals.peak_memory[0]),
+        names[1],
+        mib(totals.peak_memory[1])
+    );
     if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
         let decision = match totals.decision {
@@ -161,6 +189,8 @@ mod tests {
             reason: Reason::FullBoard,
         };
         totals.add(&draw, Color::White);
+        totals.add_resources([90, 120], [Some(15 << 20), None]);
+        totals.add_resources([95, 80], [Some(10 << 20), None]);
         assert_eq!(
             score_line(&names, &totals.tally),
             "Score of A vs B: 2 - 1 - 1 [0.625] 4"
@@ -171,5 +201,7 @@ mod tests {
         assert!(text.contains("  time forfeit: 1  (lost by A 0, by B 1)"));
         assert!(text.contains("  full board: 1\n"));
         assert!(text.contains("no decision"));
+        assert!(text.contains("Slowest answer: A 95 ms, B 120 ms\n"));
+        assert!(text.contains("Peak memory: A 15.0 MiB, B unknown\n"));
     }
 }

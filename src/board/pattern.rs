@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 /// Number of bits of a line key (2 bits for each of the 2 * 5 neighbours).
 pub const KEY_BITS: u32 = 4 * HALF_LINE as u32;
+#[cfg(test)]
 const KEY_COUNT: usize = 1 << KEY_BITS;
 /// Bits, keys and mask of the half of a line key on one side of the centre.
 const HALF_BITS: u32 = KEY_BITS / 2;
@@ -167,12 +168,23 @@ impl RuleTables {
                 }
             }
             assert!(reps.iter().all(|r| r.len() <= HALF_IDS), "half-line states");
-            let mut memo = vec![Pattern(UNKNOWN); KEY_COUNT].into_boxed_slice();
-            let mut pair = vec![Pattern::DEAD; HALF_IDS * HALF_IDS].into_boxed_slice();
-            for (l, &left) in reps[0].iter().enumerate() {
-                for (r, &right) in reps[1].iter().enumerate() {
-                    pair[l * HALF_IDS + r] = classify(&mut memo, left | right, rule, c);
+            // The pair table is its own memo: a stone added to a normalized key leaves
+            // it normalized, so every key the recursion reaches has a pair of ids.
+            let mut pair = vec![Pattern(UNKNOWN); HALF_IDS * HALF_IDS].into_boxed_slice();
+            let ids = &half_ids;
+            let index = |key: u32| {
+                let left = ids[0][(key & HALF_MASK) as usize][c.idx()] as usize;
+                let right = ids[1][(key >> HALF_BITS & HALF_MASK) as usize][c.idx()] as usize;
+                left * HALF_IDS + right
+            };
+            for &left in &reps[0] {
+                for &right in &reps[1] {
+                    classify(&mut pair, &index, left | right, rule, c);
                 }
+            }
+            // Id pairs no half-line pair makes are never looked up.
+            for p in pair.iter_mut().filter(|p| p.0 == UNKNOWN) {
+                *p = Pattern::DEAD;
             }
             pair
         });
@@ -296,7 +308,7 @@ fn build_line_table(rule: Rule, c: Color) -> Box<[Pattern]> {
     let mut table = vec![Pattern(UNKNOWN); KEY_COUNT].into_boxed_slice();
     for key in 0..KEY_COUNT as u32 {
         let norm = normalize(key, own);
-        table[key as usize] = classify(&mut table, norm, rule, c);
+        table[key as usize] = classify(&mut table, &|k| k as usize, norm, rule, c);
     }
     table
 }
@@ -304,9 +316,17 @@ fn build_line_table(rule: Rule, c: Color) -> Box<[Pattern]> {
 /// Pattern of the (normalized) key, memoized in `table`. A line is a three when one
 /// more stone makes a straight four, a two when one more stone makes a three, and so
 /// on, so each class is defined by the classes of the keys with one more own stone.
-fn classify(table: &mut [Pattern], key: u32, rule: Rule, c: Color) -> Pattern {
-    if table[key as usize].0 != UNKNOWN {
-        return table[key as usize];
+/// `index` maps a key to its slot in `table`.
+fn classify(
+    table: &mut [Pattern],
+    index: &impl Fn(u32) -> usize,
+    key: u32,
+    rule: Rule,
+    c: Color,
+) -> Pattern {
+    let slot = index(key);
+    if table[slot].0 != UNKNOWN {
+        return table[slot];
     }
     let own = c.cell();
     let mut line = decode(key, own);
@@ -315,26 +335,34 @@ fn classify(table: &mut [Pattern], key: u32, rule: Rule, c: Color) -> Pattern {
     } else if rule.needs_exact_five(c) && run_length(&line, own) >= 6 {
         Pattern::OVERLINE
     } else {
-        let empties: Vec<usize> = (1..10)
-            .filter(|&i| i != CENTER && line[i] == Cell::Empty)
-            .collect();
-        let five_points: Vec<usize> = empties
-            .iter()
-            .copied()
-            .filter(|&i| {
-                line[i] = own;
-                let five = has_five(&line, rule, c);
-                line[i] = Cell::Empty;
-                five
-            })
-            .collect();
-        match five_points.len() {
+        // Fixed arrays, not vectors: the tables are built on START's clock, and this
+        // runs for every key they reach.
+        let mut empties = [0usize; 10];
+        let mut n_empty = 0;
+        for i in (1..10).filter(|&i| i != CENTER && line[i] == Cell::Empty) {
+            empties[n_empty] = i;
+            n_empty += 1;
+        }
+        let empties = &empties[..n_empty];
+        let mut five_points = [0usize; 2];
+        let mut n_five = 0;
+        for &i in empties {
+            line[i] = own;
+            if has_five(&line, rule, c) {
+                if n_five < 2 {
+                    five_points[n_five] = i;
+                }
+                n_five += 1;
+            }
+            line[i] = Cell::Empty;
+        }
+        match n_five {
             0 => {
                 let mut best = Pattern::DEAD;
-                for &i in &empties {
+                for &i in empties {
                     let slot = if i < CENTER { i } else { i - 1 };
                     let next = key | (own as u32) << (2 * slot);
-                    let grown = match classify(table, next, rule, c) {
+                    let grown = match classify(table, index, next, rule, c) {
                         Pattern::F4 => Pattern::F3,
                         Pattern::B4 | Pattern::D4 => Pattern::B3,
                         Pattern::F3 => Pattern::F2,
@@ -352,7 +380,7 @@ fn classify(table: &mut [Pattern], key: u32, rule: Rule, c: Color) -> Pattern {
             _ => Pattern::D4,
         }
     };
-    table[key as usize] = result;
+    table[slot] = result;
     result
 }
 

@@ -23,5 +23,11 @@ pub enum Event {
 pub fn run(log: LogSink, log_explicit: bool, threads: Option<usize>) -> ! {
     let (tx, rx) = std::sync::mpsc::channel();
     reader::spawn(tx.clone());
+    // The rules' pattern tables are built while the manager is still starting us, so
+    // that START and `INFO rule` find them ready (a START that comes first waits for
+    // the rest of the build, about a millisecond).
+    let _ = std::thread::Builder::new()
+        .name("tables".into())
+        .spawn(|| crate::board::Rule::ALL.map(crate::board::RuleTables::get));
     session::Session::new(tx, log, log_explicit, threads).run(rx)
 }

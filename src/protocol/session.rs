@@ -67,6 +67,8 @@ pub struct Session {
     block: Option<(BlockKind, Vec<String>)>,
     /// Stop flag of the running search, if one runs.
     search: Option<Arc<StopSignal>>,
+    /// When the running search must stop at the latest (its hard limit).
+    watchdog: Option<Instant>,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
     log: LogSink,
@@ -91,8 +93,9 @@ impl Session {
         Session {
             out: Output::new(),
             events,
-            // The TT is allocated at START, once max_memory may be known.
-            engine: Arc::new(Mutex::new(Engine::new(64 << 10, threads))),
+            // The smallest table until a search: its size waits for max_memory, which
+            // managers send after START.
+            engine: Arc::new(Mutex::new(Engine::new(0, threads))),
             board: None,
             rule: Rule::Freestyle,
             time: TimeControl::default(),
@@ -107,6 +110,7 @@ impl Session {
             realtime_pos: None,
             block: None,
             search: None,
+            watchdog: None,
             pending: VecDeque::new(),
             log,
             log_explicit,
@@ -115,8 +119,24 @@ impl Session {
 
     pub fn run(mut self, events: Receiver<Event>) -> ! {
         loop {
-            let Ok(event) = events.recv() else {
-                self.exit()
+            let event = match self.watchdog {
+                Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now()))
+                {
+                    Ok(event) => event,
+                    Err(RecvTimeoutError::Timeout) => {
+                        // The search's own clock checks come every few hundred nodes,
+                        // and a node can stall (page faults, a descheduled thread):
+                        // the stop flag set from here ends it at the next node.
+                        self.watchdog = None;
+                        self.stop_search();
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => self.exit(),
+                },
+                None => match events.recv() {
+                    Ok(event) => event,
+                    Err(_) => self.exit(),
+                },
             };
             match event {
                 Event::Line(text, at) => {
@@ -135,6 +155,7 @@ impl Session {
                 }
                 Event::Done(job, outcome) => {
                     self.search = None;
+                    self.watchdog = None;
                     self.finish(job, outcome);
                     while self.search.is_none() {
                         let Some((text, at)) = self.pending.pop_front() else {
@@ -285,7 +306,7 @@ impl Session {
     }
 
     /// Sizes the TT from max_memory, hash_size, the solvers' tables and the thread
-    /// count (only between searches).
+    /// count (only between searches; the table is made at the next search).
     fn size_tt(&mut self) {
         let mut engine = lock(&self.engine);
         let cap = engine.max_tt_bytes();
@@ -299,7 +320,7 @@ impl Session {
         engine.resize_tt(bytes);
         log::info!(
             "TT: {} MiB, solver tables: {} MiB",
-            engine.tt_bytes() >> 20,
+            bytes >> 20,
             solver_bytes >> 20
         );
     }
@@ -499,6 +520,7 @@ impl Session {
         };
         let stop = Arc::new(StopSignal::new());
         self.search = Some(stop.clone());
+        self.watchdog = at.checked_add(limits.hard);
         self.search_start = at;
         self.realtime_pos = None;
         let engine = self.engine.clone();
@@ -513,7 +535,11 @@ impl Session {
                     let _ = tx.send(Event::Job(e));
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    jobs::run(job, &lock(&engine), &board, &limits, &stop, &report)
+                    let mut engine = lock(&engine);
+                    // The table takes the size the limits ask for here, on the search
+                    // thread: START and INFO answer without allocating.
+                    engine.prepare();
+                    jobs::run(job, &engine, &board, &limits, &stop, &report)
                 }));
                 let outcome = outcome.unwrap_or_else(|_| {
                     log::error!("search failed; answering a legal move");
