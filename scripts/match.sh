@@ -9,7 +9,7 @@
 #
 # Environment: ARENA (default target/release/ferrum-arena), CONCURRENCY (default 2),
 # TURN_MS (default 200), RULE (default 0; 4 = renju), OPENINGS (default
-# ../shared/data/openings/freestyle15.txt), DRAW_AFTER (stones after which the game is
+# tests/data/openings/freestyle15.txt), DRAW_AFTER (stones after which the game is
 # drawn; default 200 = 15*15-25 in renju, as GomocupJudge rules renju games, and the
 # full board otherwise; 0 = full board), EXTRA (more ferrum-arena options, e.g.
 # "--sprt 0,10,0.05,0.05 --psq games/"). OLD may be any pbrain engine, e.g. the
@@ -26,7 +26,7 @@ old=$1
 new=$2
 games=${3:-48}
 arena=${ARENA:-$root/target/release/ferrum-arena}
-openings=${OPENINGS:-$root/../shared/data/openings/freestyle15.txt}
+openings=${OPENINGS:-$root/tests/data/openings/freestyle15.txt}
 rule=${RULE:-0}
 # GomocupJudge draws a renju game after N*N-25 stones: the full-board ending, where
 # Black's last empty cell may be forbidden (no pass in the protocol), never comes.

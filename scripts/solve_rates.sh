@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Solve rates on the shared puzzle sets: runs `pbrain-ferrum solve` on each file and
-# checks every claimed VCF line with ../shared/data/tools/check_line.py.
+# checks every claimed VCF line with scripts/check_line.py.
 #   scripts/solve_rates.sh [TIME_MS (default 1000)] [FILE.jsonl ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 time_ms=${1:-1000}
 shift || true
-data=../shared/data
+data=tests/data
 files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$data"/puzzles/*.jsonl)
 cargo build --release --quiet
@@ -28,7 +28,7 @@ with open(sys.argv[3], "w") as out:
         if s["result"] == "win" and p.get("kind", "vcf") == "vcf":
             p = dict(p); p["line"] = s["line"]; out.write(json.dumps(p) + "\n")
 PY
-    check=$(python3 "$data/tools/check_line.py" --jsonl "$out/$name.check" --quiet | tail -1)
+    check=$(python3 scripts/check_line.py --jsonl "$out/$name.check" --quiet | tail -1)
     printf '%-16s %s | checker: %s\n' "$name" "$summary" "$check"
 done
 rm -rf "$out"

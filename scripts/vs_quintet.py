@@ -5,7 +5,7 @@
 
 QUINTET_SOLVE is quintet's example CLI (renju-note/quintet, `cargo build --release
 --examples`, target/release/examples/solve), built by hand outside this repository.
-FILE defaults to ../shared/data/puzzles/renju_vcf.jsonl, FERRUM to
+FILE defaults to tests/data/puzzles/renju_vcf.jsonl, FERRUM to
 target/release/pbrain-ferrum. Both solvers get each puzzle's depth limit (attacker
 moves, the five included; 100 when the puzzle sets none, Ferrum's default) and one
 thread. Times are each solver's own: the sum of quintet's `Elapsed` lines (its search,
@@ -45,7 +45,7 @@ def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     quintet = sys.argv[1]
-    file = sys.argv[2] if len(sys.argv) > 2 else str(ROOT / "../shared/data/puzzles/renju_vcf.jsonl")
+    file = sys.argv[2] if len(sys.argv) > 2 else str(ROOT / "tests/data/puzzles/renju_vcf.jsonl")
     ferrum = sys.argv[3] if len(sys.argv) > 3 else str(ROOT / "target/release/pbrain-ferrum")
     puzzles = [json.loads(l) for l in open(file) if l.strip()]
     puzzles = [p for p in puzzles if p.get("rule", "renju") == "renju" and p.get("kind", "vcf") == "vcf"]

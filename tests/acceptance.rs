@@ -1,5 +1,5 @@
 //! Gomocup's own rule-acceptance positions (GomocupJudge's test_zip_rules.py, from
-//! ../shared/data/rules/gomocup_acceptance.jsonl): the engine must win at once, block
+//! tests/data/rules/gomocup_acceptance.jsonl): the engine must win at once, block
 //! the right point, and never play a renju forbidden point or treat a caro blocked
 //! five as a win.
 
@@ -12,10 +12,10 @@ use std::sync::atomic::AtomicBool;
 fn cases() -> Vec<Json> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/rules/gomocup_acceptance.jsonl"
+        "/tests/data/rules/gomocup_acceptance.jsonl"
     );
     std::fs::read_to_string(path)
-        .expect("shared data")
+        .expect("tests/data")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| json::parse(l).unwrap())

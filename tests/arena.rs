@@ -160,7 +160,7 @@ fn renju_double_three_is_forbidden() {
 #[test]
 fn ferrum_self_play() {
     let dir = std::env::temp_dir().join(format!("ferrum-arena-test-{}", std::process::id()));
-    let openings = format!("{ROOT}/../shared/data/openings/freestyle15.txt");
+    let openings = format!("{ROOT}/tests/data/openings/freestyle15.txt");
     if !std::path::Path::new(&openings).exists() {
         eprintln!("skipped: {openings} is missing");
         return;

@@ -1,5 +1,5 @@
-//! `pbrain-ferrum solve` on a fixed slice of every shared puzzle file, each winning line
-//! checked by the independent checker ../shared/data/tools/check_line.py (renju lines
+//! `pbrain-ferrum solve` on a fixed slice of every puzzle file of tests/data, each winning line
+//! checked by the independent checker scripts/check_line.py (renju lines
 //! need the PyPI package `renju`; scripts/test.sh installs it).
 
 use ferrum::tools::json::{self, Json};
@@ -12,7 +12,7 @@ use std::process::Command;
 const SLICE_MS: u64 = 3000;
 
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
 
 /// Every `step`-th line of a puzzle file.
@@ -105,7 +105,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
         let check_file = dir.join("check.jsonl");
         std::fs::write(&check_file, to_check.join("\n") + "\n").unwrap();
         let out = Command::new("python3")
-            .arg(data_dir().join("tools/check_line.py"))
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_line.py"))
             .arg("--jsonl")
             .arg(&check_file)
             .arg("--quiet")
@@ -200,7 +200,7 @@ fn checker_rejects_a_broken_line() {
     };
     let run = |line: &str| {
         Command::new("python3")
-            .arg(data_dir().join("tools/check_line.py"))
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check_line.py"))
             .args(["--rule", "renju", "--size", "15", "--to-move"])
             .arg(puzzle.get("to_move").and_then(Json::as_str).unwrap())
             .args([

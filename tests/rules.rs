@@ -1,4 +1,4 @@
-//! Rule code against the shared oracle data: renju forbidden points (single cases and
+//! Rule code against the oracle data of tests/data: renju forbidden points (single cases and
 //! random positions) and incremental structures against rebuilds.
 
 use ferrum::board::{Board, Color, Pos, Rule};
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 fn data_file(rel: &str) -> Vec<Json> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
+        .join("tests/data")
         .join(rel);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

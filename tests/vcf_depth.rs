@@ -1,6 +1,6 @@
 //! The VCF's depth limits on real lines: a short search skips the fours that cannot
 //! win in time (`fours_within`), so the end of every winning line must still be found
-//! within exactly the moves it has left. For every puzzle of the shared VCF files: solve,
+//! within exactly the moves it has left. For every puzzle of the VCF files in tests/data: solve,
 //! then from the positions before the last and the second-to-last attacker move, a
 //! search limited to 1 and 2 moves must win (renju with White attacking covers the
 //! fours whose block is forbidden for Black).
@@ -28,10 +28,10 @@ fn solve(board: &mut Board, max_depth: u32) -> VcfResult {
     VcfSolver::new(limits).solve(board)
 }
 
-/// A shared puzzle file's text.
+/// A puzzle file of tests/data, as text.
 fn puzzle_text(file: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data/puzzles")
+        .join("tests/data/puzzles")
         .join(file);
     std::fs::read_to_string(path).expect("puzzle file")
 }
@@ -75,7 +75,7 @@ fn line_ends_are_found_within_their_depth() {
 
 /// The narrow VCF of the search's leaves (no four that makes nothing else, two
 /// follow-up fours per move below the first) may miss wins but never claims a false
-/// one: every line it finds on the shared VCF puzzles replays as a VCF on the real
+/// one: every line it finds on the VCF puzzles replays as a VCF on the real
 /// board. On these long puzzle lines it finds 28 % (freestyle), 11 % (renju) and 25 %
 /// (standard); 35, 16 and 32 % before it skipped the bare fours (the floors below keep
 /// it from silently finding none).
@@ -159,7 +159,7 @@ fn is_vcf_line(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
 /// One narrow solver serves every leaf of a search thread, so a position it met below a
 /// call's first four (two fours tried there) may come back as a later call's first node
 /// (every four tried). The first failure must not decide the second call. Cases from
-/// the shared puzzles: the narrow VCF fails from the puzzle, but wins from the position
+/// the puzzles: the narrow VCF fails from the puzzle, but wins from the position
 /// after the full line's first four and its block; the same solver, asked the puzzle
 /// first, must still find that win.
 #[test]

@@ -96,16 +96,14 @@ mod tests {
     }
 
     #[test]
-    fn shared_opening_files_parse() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/openings/");
+    fn opening_files_parse() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings/");
         for (file, size, rule, count) in [
             ("freestyle15.txt", 15, 0, 12),
             ("freestyle20.txt", 20, 0, 25),
             ("renju26.txt", 15, 4, 26),
         ] {
-            let Ok(text) = std::fs::read_to_string(format!("{dir}{file}")) else {
-                continue; // the shared data folder is not part of this repository
-            };
+            let text = std::fs::read_to_string(format!("{dir}{file}")).expect("opening file");
             assert_eq!(
                 parse_file(&text, size, rule).unwrap().len(),
                 count,

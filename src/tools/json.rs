@@ -473,11 +473,11 @@ mod tests {
         assert!(parse(&ok_deep).is_ok());
     }
 
-    /// Every line of every .jsonl file under ../shared/data parses to an object with
+    /// Every line of every .jsonl file under tests/data parses to an object with
     /// an `id`, and the point lists it holds are well formed.
     #[test]
     fn parses_all_data_files() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
         let mut files = Vec::new();
         let mut dirs = vec![root.clone()];
         while let Some(d) = dirs.pop() {
