@@ -9,6 +9,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 7;
+/// The node count of `bench` at `DEFAULT_DEPTH`: a change that should not alter play
+/// keeps it (a test checks it); a change in play updates it in the same commit.
+pub const SIGNATURE: u64 = 28520;
 const BENCH_TT_BYTES: usize = 16 << 20;
 
 /// A bench position: rule, size, Black's stones, White's stones, side to move.
@@ -136,4 +139,19 @@ pub fn run(depth: i32) -> Vec<String> {
     let nps = (total_nodes as f64 / total_secs.max(1e-9)) as u64;
     lines.push(format!("Bench: {total_nodes} nodes {nps} nps"));
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn bench_keeps_its_signature() {
+        let lines = super::run(super::DEFAULT_DEPTH);
+        let total = lines.last().expect("a summary line");
+        let nodes: u64 = total
+            .strip_prefix("Bench: ")
+            .and_then(|t| t.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("bad summary {total}"));
+        assert_eq!(nodes, super::SIGNATURE, "bench's node count changed");
+    }
 }
