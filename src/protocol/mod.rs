@@ -15,8 +15,9 @@ use std::time::Instant;
 pub enum Event {
     Line(String, Instant),
     Eof,
-    Job(JobEvent),
-    Done(Job, Outcome),
+    /// News and the end of search number n (`Session` numbers them).
+    Job(u64, JobEvent),
+    Done(u64, Job, Outcome),
 }
 
 /// Runs the protocol on stdin/stdout until END or end of input.

@@ -40,6 +40,21 @@ enum Opening {
     Swap2,
 }
 
+/// A search that has not answered this long after its hard limit is stopped, and a move
+/// request is answered at once with the search's last completed iteration: on a busy
+/// machine the search thread can be off the CPU for tens of milliseconds, and the
+/// protocol thread, which sleeps until then, is woken sooner.
+const LATE_GRACE: Duration = Duration::from_millis(2);
+
+/// A search on its own thread.
+struct Running {
+    id: u64,
+    job: Job,
+    stop: Arc<StopSignal>,
+    /// The main search's last completed iteration: move, score, depth.
+    best: Option<(Pos, i32, i32)>,
+}
+
 /// Realtime POS/DONE lines start this long after the command (as in Rapfi), so that
 /// the first shallow iterations do not flood the GUI.
 const REALTIME_DELAY: Duration = Duration::from_millis(200);
@@ -65,9 +80,11 @@ pub struct Session {
     /// The root move last announced with `REALTIME POS`, not yet `DONE`.
     realtime_pos: Option<Pos>,
     block: Option<(BlockKind, Vec<String>)>,
-    /// Stop flag of the running search, if one runs.
-    search: Option<Arc<StopSignal>>,
-    /// When the running search must stop at the latest (its hard limit).
+    /// The running search, if one runs.
+    search: Option<Running>,
+    /// Numbers the searches, so that news of one already answered is dropped.
+    searches_started: u64,
+    /// When the running search is due (its hard limit and `LATE_GRACE`).
     watchdog: Option<Instant>,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
@@ -110,6 +127,7 @@ impl Session {
             realtime_pos: None,
             block: None,
             search: None,
+            searches_started: 0,
             watchdog: None,
             pending: VecDeque::new(),
             log,
@@ -124,11 +142,7 @@ impl Session {
                 {
                     Ok(event) => event,
                     Err(RecvTimeoutError::Timeout) => {
-                        // The search's own clock checks come every few hundred nodes,
-                        // and a node can stall (page faults, a descheduled thread):
-                        // the stop flag set from here ends it at the next node.
-                        self.watchdog = None;
-                        self.stop_search();
+                        self.search_overdue();
                         continue;
                     }
                     Err(RecvTimeoutError::Disconnected) => self.exit(),
@@ -148,29 +162,69 @@ impl Session {
                     }
                 }
                 Event::Eof => self.exit(),
-                Event::Job(e) => {
-                    if self.search.is_some() {
+                Event::Job(id, e) => {
+                    if self.search.as_ref().is_some_and(|r| r.id == id) {
                         self.job_event(e);
                     }
                 }
-                Event::Done(job, outcome) => {
-                    self.search = None;
-                    self.watchdog = None;
-                    self.finish(job, outcome);
-                    while self.search.is_none() {
-                        let Some((text, at)) = self.pending.pop_front() else {
-                            break;
-                        };
-                        self.handle_line(&text, at);
+                Event::Done(id, job, outcome) => {
+                    if self.search.as_ref().is_some_and(|r| r.id == id) {
+                        self.answer(job, outcome);
+                    } else {
+                        log::info!("search {id} ended after its move was answered");
                     }
                 }
             }
         }
     }
 
+    /// Prints a job's answer, then handles the lines that waited for it.
+    fn answer(&mut self, job: Job, outcome: Outcome) {
+        self.search = None;
+        self.watchdog = None;
+        self.finish(job, outcome);
+        while self.search.is_none() {
+            let Some((text, at)) = self.pending.pop_front() else {
+                break;
+            };
+            self.handle_line(&text, at);
+        }
+    }
+
+    /// The running search is past its hard limit: it is stopped (its own clock checks
+    /// come every few hundred nodes, and a node can stall), and a move request is
+    /// answered now from its last completed iteration; its own result is dropped.
+    fn search_overdue(&mut self) {
+        self.watchdog = None;
+        self.stop_search();
+        let Some(run) = self.search.take_if(|r| r.job == Job::Move) else {
+            return;
+        };
+        log::info!(
+            "search {} overdue: answering its last iteration's move",
+            run.id
+        );
+        let (best, score, depth) = match run.best {
+            Some((p, score, depth)) => (Some(p), score, depth),
+            None => (
+                self.board.clone().and_then(|mut b| quick_move(&mut b)),
+                0,
+                0,
+            ),
+        };
+        let outcome = Outcome {
+            answer: Answer::Move(best),
+            score,
+            depth,
+            nodes: 0,
+            lost: Vec::new(),
+        };
+        self.answer(Job::Move, outcome);
+    }
+
     fn exit(&mut self) -> ! {
-        if let Some(stop) = &self.search {
-            stop.stop();
+        if let Some(run) = &self.search {
+            run.stop.stop();
         }
         log::info!("exit");
         log::logger().flush();
@@ -193,8 +247,8 @@ impl Session {
     }
 
     fn stop_search(&self) {
-        if let Some(stop) = &self.search {
-            stop.stop();
+        if let Some(run) = &self.search {
+            run.stop.stop();
         }
     }
 
@@ -519,8 +573,15 @@ impl Session {
             ..Limits::time(at, budget.soft, budget.hard)
         };
         let stop = Arc::new(StopSignal::new());
-        self.search = Some(stop.clone());
-        self.watchdog = at.checked_add(limits.hard);
+        self.searches_started += 1;
+        let id = self.searches_started;
+        self.search = Some(Running {
+            id,
+            job,
+            stop: stop.clone(),
+            best: None,
+        });
+        self.watchdog = at.checked_add(limits.hard.saturating_add(LATE_GRACE));
         self.search_start = at;
         self.realtime_pos = None;
         let engine = self.engine.clone();
@@ -532,7 +593,7 @@ impl Session {
                 let sender = Mutex::new(events.clone());
                 let report = |e: JobEvent| {
                     let tx = sender.lock().unwrap_or_else(|e| e.into_inner());
-                    let _ = tx.send(Event::Job(e));
+                    let _ = tx.send(Event::Job(id, e));
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let mut engine = lock(&engine);
@@ -552,7 +613,7 @@ impl Session {
                         lost: Vec::new(),
                     }
                 });
-                let _ = events.send(Event::Done(job, outcome));
+                let _ = events.send(Event::Done(id, job, outcome));
             });
         if spawned.is_err() {
             self.search = None;
@@ -565,6 +626,11 @@ impl Session {
         match e {
             JobEvent::Progress { progress, main } => {
                 self.out.line(&progress_line(&progress));
+                if let (true, Some(run), Some(&best)) =
+                    (main, &mut self.search, progress.pv.first())
+                {
+                    run.best = Some((best, progress.score, progress.depth));
+                }
                 if self.realtime && main {
                     self.realtime_done();
                     if let Some(best) = progress.pv.first() {

@@ -250,7 +250,7 @@ fn best_thread(results: Vec<Option<worker::IterationResult>>) -> Option<worker::
 
 /// A move to play when the search produced none: complete a five, block the
 /// opponent's five, else the first generated move, else any legal move.
-fn quick_move(board: &mut Board) -> Option<Pos> {
+pub fn quick_move(board: &mut Board) -> Option<Pos> {
     match movegen::generate(board, &|_| 0) {
         movegen::Moves::Win(p) | movegen::Moves::Block(p) => Some(p),
         movegen::Moves::List(list) if !list.is_empty() => Some(list[0].0),
