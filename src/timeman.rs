@@ -40,14 +40,11 @@ fn moves_to_go(empty_cells: usize) -> u64 {
 }
 
 /// Latency reserve: process wake-up, pipe, the manager's own measurement, and a busy
-/// machine (matches run several engines per core) that can hold a thread off the CPU
-/// for tens of milliseconds. A twentieth (50 ms of 1000, as PentaZen keeps): over
-/// 4213 moves of 1000 ms games the answer came at most 958 ms after the request, and
-/// managers add a tolerance besides (1 s Piskvork and GomocupJudge, 3 s c-gomoku-cli).
-/// It was a tenth until session 53 (same score against PentaZen, 14.03 plies instead
-/// of 13.92).
+/// machine that holds our threads off the CPU: a twentieth of the limit, at least 50 ms
+/// (with two CPU-bound processes on two cores, answers came up to 31 ms past the hard
+/// limit; README, Timing), at most 150 ms.
 fn margin(limit_ms: u64) -> u64 {
-    (limit_ms / 20).clamp(30, 150)
+    (limit_ms / 20).clamp(50, 150)
 }
 
 impl TimeControl {
