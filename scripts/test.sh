@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: unit tests, rule oracles, Gomocup acceptance positions, protocol
 # transcripts, puzzle slices with the independent line checker, match-runner smoke games.
-# The line checker (../shared/data/tools/check_line.py) needs Python 3 and, for renju,
+# The line checker (scripts/check_line.py) needs Python 3 and, for renju,
 # the PyPI package `renju` (the Gomocup referee's algorithm): installed here if missing.
+# Then the Windows build under wine (scripts/wine_check.sh, which installs its Debian
+# packages when missing); SKIP_WINE=1 leaves it out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! python3 -c 'import renju' 2>/dev/null; then
@@ -12,6 +14,9 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --release 2>&1 | tee "$log" || status=$?
+if [[ ${SKIP_WINE:-0} != 1 ]]; then
+    bash scripts/wine_check.sh 2>&1 | tee -a "$log" || status=$?
+fi
 # One closing line for the whole run, summed over every test binary.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"

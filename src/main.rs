@@ -4,9 +4,12 @@
 //! `scan-moves` looks for moves the move generator wrongly leaves out.
 //! Option `--log FILE` (or the FERRUM_LOG environment variable) logs to FILE;
 //! `--threads N` sets the search threads (matches run engines with one thread each).
+//! `--version` prints the version and the commit built from; `--help` the usage.
 //! Options before the subcommand are the program's; those after it are the subcommand's.
 
 use ferrum::logging::{install_panic_hook, LogSink};
+
+const USAGE: &str = "usage: pbrain-ferrum [--log FILE] [--threads N] [--version] [--help] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf... | sample-leaves GAMES.psq... | scan-moves GAMES.psq...]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -32,6 +35,16 @@ fn main() {
                 }
             }
             i += 1;
+        } else if args[i] == "--version" || args[i] == "-V" {
+            println!(
+                "pbrain-ferrum {} ({})",
+                env!("CARGO_PKG_VERSION"),
+                env!("FERRUM_COMMIT")
+            );
+            return;
+        } else if args[i] == "--help" || args[i] == "-h" {
+            println!("{USAGE}\nWith no subcommand: the Gomocup (pbrain) protocol on stdin/stdout.");
+            return;
         } else {
             // The subcommand and everything after it are its own: `analyze` and
             // `solve` read their own `--threads` (taking it here left them on every core).
@@ -106,9 +119,7 @@ fn main() {
             }
         },
         Some(other) => {
-            println!(
-                "unknown argument '{other}'; usage: pbrain-ferrum [--log FILE] [--threads N] [bench [depth] | solve [--time-ms N] [--threads N] FILE.jsonl | analyze --help | tune GAMES.sgf... | sample-leaves GAMES.psq... | scan-moves GAMES.psq...]"
-            );
+            println!("unknown argument '{other}'; {USAGE}");
             std::process::exit(2);
         }
     }

@@ -3,7 +3,7 @@
 //! line. The transcript format is described in `protocol-tests/README.md`.
 //!
 //! Set `PROTOCOL_TEST=substring` to run only the transcripts whose file name contains
-//! the substring.
+//! the substring, and `FERRUM_ENGINE=CMD` to run them against another engine command.
 
 use std::collections::HashSet;
 use std::io::{Read, Write};
@@ -589,9 +589,24 @@ struct Engine {
     history: Vec<String>,
 }
 
+/// The engine the transcripts run against: `FERRUM_ENGINE` (a command line split on
+/// whitespace, e.g. `wine64 pbrain-ferrum.exe` for the Windows build), else this build.
+fn engine_command() -> Command {
+    let line = std::env::var("FERRUM_ENGINE").unwrap_or_default();
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut cmd = Command::new(program);
+            cmd.args(words);
+            cmd
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum")),
+    }
+}
+
 impl Engine {
     fn spawn() -> Result<Engine, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        let mut child = engine_command()
             .env_remove("FERRUM_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -1479,4 +1494,41 @@ fn threads_option() {
             .expect("running the engine");
         assert_eq!(out.status.code(), Some(2), "--threads {bad}");
     }
+}
+
+// ---------------------------------------------------------------------------------
+// `pbrain-ferrum --version` and `--help`
+// ---------------------------------------------------------------------------------
+
+/// `--version` names the version and the commit built from, as ABOUT does; both exit 0.
+#[test]
+fn version_and_help_options() {
+    let run = |arg: &str| {
+        Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .arg(arg)
+            .stdin(Stdio::null())
+            .output()
+            .expect("running the engine")
+    };
+    let out = run("--version");
+    assert!(out.status.success());
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let expected = format!("pbrain-ferrum {} (", env!("CARGO_PKG_VERSION"));
+    assert!(version.starts_with(&expected), "{version}");
+    let about = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let stdin = child.stdin.as_mut().expect("piped stdin");
+            stdin.write_all(b"ABOUT\nEND\n")?;
+            child.wait_with_output()
+        })
+        .expect("running the engine");
+    let about = String::from_utf8_lossy(&about.stdout);
+    let in_about = format!("version=\"{}\"", &version["pbrain-ferrum ".len()..]);
+    assert!(about.contains(&in_about), "{about} lacks {in_about}");
+    let out = run("--help");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("usage: pbrain-ferrum"));
 }

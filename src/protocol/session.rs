@@ -9,18 +9,23 @@ use crate::board::{Board, Cell, Color, Pos, Rule};
 use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
+use crate::search::quick_move;
 use crate::search::score::format_score;
 use crate::search::{Limits, Progress};
 use crate::timeman::TimeControl;
 use std::collections::VecDeque;
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// The version field carries the commit built from (build.rs), so that a manager's
+/// log tells which build played.
 pub const ABOUT: &str = concat!(
     "name=\"Ferrum\", version=\"",
     env!("CARGO_PKG_VERSION"),
-    "\", author=\"Ferrum developers\", country=\"-\", www=\"-\""
+    " (",
+    env!("FERRUM_COMMIT"),
+    ")\", author=\"Ferrum developers\", country=\"-\", www=\"-\""
 );
 
 /// Which multi-line block is being read.
