@@ -5,8 +5,9 @@
 //! Linux only: the peak resident memory comes from `/proc`.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+mod engine_process;
+
+use engine_process::EngineProcess;
 
 const LIMIT: u64 = 80 << 20;
 
@@ -34,31 +35,14 @@ fn threat_searches_stay_under_max_memory() {
     let root = env!("CARGO_MANIFEST_DIR");
     let positions = std::fs::read_to_string(format!("{root}/scripts/threat_positions.jsonl"))
         .expect("threat positions");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut reply = |stdin: &mut std::process::ChildStdin, text: &str| -> String {
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-        loop {
-            let line = stdout.next().expect("a reply").unwrap();
-            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
-                return line;
-            }
-        }
-    };
+    let mut engine = EngineProcess::start();
     // The limit before START (INFO may come at any time): the peak is then the whole
     // process's.
-    let about = reply(
-        &mut stdin,
-        &format!("INFO max_memory {LIMIT}\nINFO thread_num 2\nINFO timeout_turn 600\nABOUT\n"),
-    );
+    let about = engine.reply(&format!(
+        "INFO max_memory {LIMIT}\nINFO thread_num 2\nINFO timeout_turn 600\nABOUT\n"
+    ));
     assert!(about.starts_with("name="), "{about}");
-    assert_eq!(reply(&mut stdin, "START 15\n"), "OK");
+    assert_eq!(engine.reply("START 15\n"), "OK");
     for line in positions.lines().filter(|l| !l.trim().is_empty()).take(8) {
         let (black, white) = (stones(line, "black"), stones(line, "white"));
         let (own, theirs) = if line.contains("\"to_move\": \"black\"") {
@@ -74,18 +58,16 @@ fn threat_searches_stay_under_max_memory() {
             board += &format!("{x},{y},2\n");
         }
         board += "DONE\n";
-        let answer = reply(&mut stdin, &board);
+        let answer = engine.reply(&board);
         assert!(answer.contains(','), "{answer}");
     }
-    let peak = peak_rss_bytes(child.id());
+    let peak = peak_rss_bytes(engine.id());
     println!(
         "peak RSS {:.1} MiB, max_memory {} MiB",
         peak as f64 / (1 << 20) as f64,
         LIMIT >> 20
     );
-    stdin.write_all(b"END\n").unwrap();
-    drop(stdin);
-    child.wait().unwrap();
+    engine.end();
     assert!(
         peak < LIMIT,
         "peak RSS {} MiB over max_memory {} MiB",
@@ -100,32 +82,16 @@ fn threat_searches_stay_under_max_memory() {
 #[test]
 fn a_whole_game_stays_under_a_limit_sent_after_start() {
     const GAME_LIMIT: u64 = 40_000_000;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut reply = |stdin: &mut std::process::ChildStdin, text: &str| -> String {
-        stdin.write_all(text.as_bytes()).unwrap();
-        stdin.flush().unwrap();
-        loop {
-            let line = stdout.next().expect("a reply").unwrap();
-            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
-                return line;
-            }
-        }
-    };
-    assert_eq!(reply(&mut stdin, "START 20\n"), "OK");
-    let after_start = peak_rss_bytes(child.id());
-    stdin
-        .write_all(format!("INFO max_memory {GAME_LIMIT}\nINFO timeout_turn 150\n").as_bytes())
-        .unwrap();
+    let mut engine = EngineProcess::start();
+    assert_eq!(engine.reply("START 20\n"), "OK");
+    let after_start = peak_rss_bytes(engine.id());
+    engine.send(&format!(
+        "INFO max_memory {GAME_LIMIT}\nINFO timeout_turn 150\n"
+    ));
     // Our side answers next to the engine's last stone; the engine wins or the board
     // fills within the moves played.
     let mut taken = std::collections::HashSet::new();
-    let mut answer = reply(&mut stdin, "BEGIN\n");
+    let mut answer = engine.reply("BEGIN\n");
     for _ in 0..60 {
         let (x, y) = answer
             .split_once(',')
@@ -150,18 +116,16 @@ fn a_whole_game_stays_under_a_limit_sent_after_start() {
             break;
         };
         taken.insert(next);
-        answer = reply(&mut stdin, &format!("TURN {},{}\n", next.0, next.1));
+        answer = engine.reply(&format!("TURN {},{}\n", next.0, next.1));
     }
-    let peak = peak_rss_bytes(child.id());
+    let peak = peak_rss_bytes(engine.id());
     println!(
         "peak RSS {:.1} MiB over a game (after START {:.1} MiB), max_memory {:.1} MiB",
         peak as f64 / (1 << 20) as f64,
         after_start as f64 / (1 << 20) as f64,
         GAME_LIMIT as f64 / (1 << 20) as f64
     );
-    stdin.write_all(b"END\n").unwrap();
-    drop(stdin);
-    child.wait().unwrap();
+    engine.end();
     assert!(
         peak < GAME_LIMIT,
         "peak RSS {peak} over max_memory {GAME_LIMIT}"

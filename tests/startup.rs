@@ -3,8 +3,9 @@
 //! on). Each of a few fresh processes gets `START 15` as soon as it answers `ABOUT`,
 //! so process creation is not counted; the slowest `OK` is printed and checked.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+mod engine_process;
+
+use engine_process::EngineProcess;
 use std::time::{Duration, Instant};
 
 const PROCESSES: usize = 20;
@@ -16,26 +17,14 @@ const LIMIT: Duration = Duration::from_millis(50);
 fn start_is_answered_at_once() {
     let mut times = Vec::new();
     for _ in 0..PROCESSES {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
-        let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
-        stdin.write_all(b"ABOUT\n").unwrap();
-        stdin.flush().unwrap();
-        let about = stdout.next().unwrap().unwrap();
+        let mut engine = EngineProcess::start();
+        let about = engine.reply("ABOUT\n");
         assert!(about.starts_with("name="), "{about}");
         let sent = Instant::now();
-        stdin.write_all(b"START 15\n").unwrap();
-        stdin.flush().unwrap();
-        let ok = stdout.next().unwrap().unwrap();
+        let ok = engine.reply("START 15\n");
         times.push(sent.elapsed());
         assert_eq!(ok, "OK");
-        stdin.write_all(b"END\n").unwrap();
-        drop(stdin);
-        child.wait().unwrap();
+        engine.end();
     }
     times.sort();
     let (median, slowest) = (times[PROCESSES / 2], times[PROCESSES - 1]);

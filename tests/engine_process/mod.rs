@@ -1,0 +1,57 @@
+//! A `pbrain-ferrum` process for the tests that talk to the real binary line by line.
+
+use std::io::{BufRead, BufReader, Lines, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Lines<BufReader<ChildStdout>>,
+}
+
+impl EngineProcess {
+    pub fn start() -> EngineProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        EngineProcess {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The process id (each test binary compiles this module; not all read it).
+    #[allow(dead_code)]
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Writes `text` (whole lines, newlines included) without waiting for an answer.
+    pub fn send(&mut self, text: &str) {
+        self.stdin.write_all(text.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Writes `text`, then returns the next line that is not MESSAGE or DEBUG.
+    pub fn reply(&mut self, text: &str) -> String {
+        self.send(text);
+        loop {
+            let line = self.lines.next().expect("a reply").unwrap();
+            if !line.starts_with("MESSAGE") && !line.starts_with("DEBUG") {
+                return line;
+            }
+        }
+    }
+
+    /// `END`, then waits for the process to exit.
+    pub fn end(mut self) {
+        self.send("END\n");
+        drop(self.stdin);
+        self.child.wait().unwrap();
+    }
+}
