@@ -4,7 +4,8 @@
 # The line checker (scripts/check_line.py) needs Python 3 and, for renju,
 # the PyPI package `renju` (the Gomocup referee's algorithm): installed here if missing.
 # Then the Windows build under wine (scripts/wine_check.sh, which installs its Debian
-# packages when missing); SKIP_WINE=1 leaves it out.
+# packages when missing); SKIP_WINE=1 leaves it out. Last, the style gates: `cargo fmt
+# --check` and clippy with warnings as errors (each counted as one test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! python3 -c 'import renju' 2>/dev/null; then
@@ -17,6 +18,14 @@ cargo test --release 2>&1 | tee "$log" || status=$?
 if [[ ${SKIP_WINE:-0} != 1 ]]; then
     bash scripts/wine_check.sh 2>&1 | tee -a "$log" || status=$?
 fi
+for gate in "cargo fmt --check" "cargo clippy --release --all-targets --quiet -- -D warnings"; do
+    if $gate; then
+        echo "test result: ok. 1 passed; 0 failed ($gate)" | tee -a "$log"
+    else
+        echo "test result: FAILED. 0 passed; 1 failed ($gate)" | tee -a "$log"
+        status=1
+    fi
+done
 # One closing line for the whole run, summed over every test binary.
 awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
      END { printf "all tests: %d passed, %d failed\n", p, f }' "$log"
