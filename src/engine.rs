@@ -104,13 +104,11 @@ impl Engine {
         self.tt_wanted = bytes.max(MIN_TT_BYTES as usize);
     }
 
-    /// Gives the table the size last asked for, before a search. The old table is
-    /// freed first, so the process never holds both; the new one is zeroed memory
-    /// that costs nothing until the search touches it.
+    /// Gives the table the size last asked for, before a search: zeroed memory that
+    /// costs nothing until the search touches it.
     pub fn prepare(&mut self) {
         if self.tt_wanted / (1 << 16) != self.tt.size_bytes() / (1 << 16) {
-            self.tt = TranspositionTable::new(MIN_TT_BYTES as usize);
-            self.tt = TranspositionTable::new(self.tt_wanted);
+            self.tt.resize(self.tt_wanted);
         }
     }
 

@@ -40,9 +40,8 @@ fn moves_to_go(empty_cells: usize) -> u64 {
 }
 
 /// Latency reserve: process wake-up, pipe, the manager's own measurement, and a busy
-/// machine that holds our threads off the CPU: a twentieth of the limit, at least 50 ms
-/// (with two CPU-bound processes on two cores, answers came up to 31 ms past the hard
-/// limit; README, Timing), at most 150 ms.
+/// machine that holds our threads off the CPU: a twentieth of the limit, with a floor
+/// set from answers measured under load (README, Timing and memory), at most 150 ms.
 fn margin(limit_ms: u64) -> u64 {
     (limit_ms / 20).clamp(50, 150)
 }

@@ -71,9 +71,8 @@ fn zeroed_words(len: usize) -> Option<Box<[AtomicU64]>> {
     // never touched, so it costs no page.
     Vec::<AtomicU64>::new().try_reserve_exact(len).ok()?;
     let words = Box::<[AtomicU64]>::new_zeroed_slice(len);
-    // SAFETY: all-zero bytes are a valid AtomicU64. Writing the zeros instead (safe
-    // code has no zeroed slice of atomics) touched every page on START's clock:
-    // 45-950 ms for 128 MiB on a busy machine.
+    // SAFETY: all-zero bytes are a valid AtomicU64. Safe code has no zeroed slice of
+    // atomics, and writing the zeros touches every page (strength log, session 66).
     Some(unsafe { words.assume_init() })
 }
 
@@ -105,13 +104,17 @@ impl TranspositionTable {
         self.words.len() * 8
     }
 
-    /// Empties the table by trading it for a fresh zeroed one of the same size (the
-    /// old one freed first, so the process never holds both): no serial pass over the
-    /// memory on the caller's clock.
-    pub fn clear(&mut self) {
-        let bytes = self.size_bytes();
+    /// Trades the table for a fresh, empty one of `bytes` (as `new`). The old memory is
+    /// freed first, so the process never holds both.
+    pub fn resize(&mut self, bytes: usize) {
         self.words = Box::new([]);
         *self = TranspositionTable::new(bytes);
+    }
+
+    /// Empties the table: a fresh zeroed one of the same size, so no serial pass over
+    /// the memory runs on the caller's clock.
+    pub fn clear(&mut self) {
+        self.resize(self.size_bytes());
     }
 
     /// Empties the table through a shared reference (a tool between two independent

@@ -58,6 +58,8 @@ struct Running {
     stop: Arc<StopSignal>,
     /// The main search's last completed iteration: move, score, depth.
     best: Option<(Pos, i32, i32)>,
+    /// When the search is overdue (its hard limit and `LATE_GRACE`), until handled.
+    due: Option<Instant>,
 }
 
 /// Realtime POS/DONE lines start this long after the command (as in Rapfi), so that
@@ -89,8 +91,6 @@ pub struct Session {
     search: Option<Running>,
     /// Numbers the searches, so that news of one already answered is dropped.
     searches_started: u64,
-    /// When the running search is due (its hard limit and `LATE_GRACE`).
-    watchdog: Option<Instant>,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
     log: LogSink,
@@ -133,7 +133,6 @@ impl Session {
             block: None,
             search: None,
             searches_started: 0,
-            watchdog: None,
             pending: VecDeque::new(),
             log,
             log_explicit,
@@ -142,7 +141,7 @@ impl Session {
 
     pub fn run(mut self, events: Receiver<Event>) -> ! {
         loop {
-            let event = match self.watchdog {
+            let event = match self.search.as_ref().and_then(|r| r.due) {
                 Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now()))
                 {
                     Ok(event) => event,
@@ -186,7 +185,6 @@ impl Session {
     /// Prints a job's answer, then handles the lines that waited for it.
     fn answer(&mut self, job: Job, outcome: Outcome) {
         self.search = None;
-        self.watchdog = None;
         self.finish(job, outcome);
         while self.search.is_none() {
             let Some((text, at)) = self.pending.pop_front() else {
@@ -200,7 +198,9 @@ impl Session {
     /// come every few hundred nodes, and a node can stall), and a move request is
     /// answered now from its last completed iteration; its own result is dropped.
     fn search_overdue(&mut self) {
-        self.watchdog = None;
+        if let Some(run) = &mut self.search {
+            run.due = None;
+        }
         self.stop_search();
         let Some(run) = self.search.take_if(|r| r.job == Job::Move) else {
             return;
@@ -585,8 +585,8 @@ impl Session {
             job,
             stop: stop.clone(),
             best: None,
+            due: at.checked_add(limits.hard.saturating_add(LATE_GRACE)),
         });
-        self.watchdog = at.checked_add(limits.hard.saturating_add(LATE_GRACE));
         self.search_start = at;
         self.realtime_pos = None;
         let engine = self.engine.clone();
