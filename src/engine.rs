@@ -3,8 +3,8 @@
 //! progress callback.
 
 use crate::board::Board;
-use crate::search::solver_memory::SolverMemory;
 use crate::search::{self, Limits, Reporter, SearchResult};
+use crate::tactics::memory::SolverMemory;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;

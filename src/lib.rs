@@ -9,6 +9,7 @@ pub mod logging;
 pub mod protocol;
 pub mod search;
 pub mod sysmem;
+pub mod tactics;
 pub mod timeman;
 pub mod tt;
 

@@ -203,7 +203,7 @@ fn undo_restores_side_to_move_and_survives_a_rule_change() {
 /// the board exact once thawed, and so does a VCF search itself.
 #[test]
 fn frozen_scores_are_exact_after_undo() {
-    use ferrum::search::vcf::{VcfLimits, VcfSolver};
+    use ferrum::tactics::vcf::{VcfLimits, VcfSolver};
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
     for rule in Rule::ALL {
         let mut board = Board::new(15, 15, rule).unwrap();

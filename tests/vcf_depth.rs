@@ -7,7 +7,7 @@
 
 use ferrum::board::Board;
 use ferrum::board::{Color, Pos, Threat};
-use ferrum::search::vcf::{VcfLimits, VcfResult, VcfSolver};
+use ferrum::tactics::vcf::{VcfLimits, VcfResult, VcfSolver};
 use ferrum::tools::solve::parse_puzzle;
 use std::path::Path;
 

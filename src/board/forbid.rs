@@ -7,6 +7,13 @@ use super::pattern::Pattern;
 use super::pattern_board::Board;
 use super::types::{Color, Pos, DIRS};
 
+/// Whether `p` is a forbidden point for `us` (renju Black's are never played or
+/// searched); cheap where the rule forbids nothing or no line there needs the check.
+#[inline]
+pub fn us_may_not_play(board: &mut Board, us: Color, p: Pos) -> bool {
+    board.rule().has_forbidden(us) && board.needs_forbid_check(us, p) && board.is_forbidden(p)
+}
+
 /// Kind of a forbidden point, strongest first as the referee names them.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum ForbidKind {

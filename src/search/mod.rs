@@ -1,21 +1,17 @@
 //! Search: iterative deepening PVS on the pattern board with a VCF at the leaves,
 //! Lazy SMP threads on a shared transposition table.
 
-pub mod cutoff;
 mod history;
 pub mod movegen;
 mod picker;
 mod pruning;
 pub mod root_tactics;
 pub mod score;
-pub mod solver_memory;
-pub mod vcf;
-pub mod vct;
 mod worker;
 
 use crate::board::{Board, Pos, Threat};
+use crate::tactics::memory::SolverMemory;
 use crate::tt::TranspositionTable;
-use solver_memory::SolverMemory;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::Worker;
@@ -175,7 +171,7 @@ pub fn search(
         // once. While the root tactics had a VCT, it used up the whole eighth in 45 %
         // of the moves (strength log, session 60).
         let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
-        let cutoff = cutoff::Cutoff {
+        let cutoff = crate::tactics::cutoff::Cutoff {
             deadline: limits.start.checked_add(budget),
             stop: Some(stop),
         };

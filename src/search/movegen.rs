@@ -5,7 +5,7 @@
 //! by a defence, a counter-four or a counter-three; only when nothing is threatened
 //! are all candidate moves searched.
 
-use crate::board::{Board, Color, Pos, Threat};
+use crate::board::{us_may_not_play, Board, Pos, Threat};
 
 /// What a position demands of the side to move.
 pub enum Moves {
@@ -172,12 +172,6 @@ fn is_shaped(mine: Threat, theirs: Threat) -> bool {
 /// Shaped candidates (a two or more for either side) needed before shapeless cells are
 /// dropped from the move list.
 const MIN_SHAPED_MOVES: usize = 5;
-
-/// Renju Black's forbidden points are never searched.
-#[inline]
-pub fn us_may_not_play(board: &mut Board, us: Color, p: Pos) -> bool {
-    board.rule().has_forbidden(us) && board.needs_forbid_check(us, p) && board.is_forbidden(p)
-}
 
 /// Any legal move for the side to move, for when the search has nothing better
 /// (board almost full, or every candidate forbidden).

@@ -7,11 +7,11 @@
 //! been found by the main search the move before. Without it the main search
 //! completed 1.7 plies more in the middle game (strength log, session 60).
 
-use super::cutoff::Cutoff;
-use super::solver_memory::RootMemory;
-use super::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
-use super::vct::breaking_candidates;
 use crate::board::{Board, Pos};
+use crate::tactics::cutoff::Cutoff;
+use crate::tactics::memory::RootMemory;
+use crate::tactics::vcf::{replay_wins, VcfLimits, VcfResult, VcfSolver};
+use crate::tactics::vct::breaking_candidates;
 
 /// What the root tactics decided.
 pub enum RootPlan {
@@ -106,7 +106,7 @@ mod tests {
         }
         assert_eq!(board.to_move(), Color::Black);
         let hash = board.hash();
-        use crate::search::solver_memory::SolverMemory;
+        use crate::tactics::memory::SolverMemory;
         let mut memory = SolverMemory::new();
         let (plan, _) = plan(&mut board, Cutoff::NONE, &mut memory.root);
         assert_eq!(board.to_move(), Color::Black);

@@ -9,10 +9,10 @@ use super::pruning::{
     FUTILITY_MAX_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
 };
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
-use super::vcf::{line_dir, FailCache, VcfLimits, VcfSolver};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
+use crate::tactics::vcf::{line_dir, FailCache, VcfLimits, VcfSolver};
 use crate::timeman::SoftScale;
 use crate::tt::Bound;
 use std::sync::atomic::Ordering;

@@ -29,8 +29,8 @@ use super::sample::{position, Lcg};
 use super::tune::{option_value, read_games};
 use crate::board::{Board, Pos, Rule, Threat};
 use crate::search::movegen::{forced_moves, move_list, Forced};
-use crate::search::vcf::VcfResult;
-use crate::search::vct::{VctLimits, VctSolver};
+use crate::tactics::vcf::VcfResult;
+use crate::tactics::vct::{VctLimits, VctSolver};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 

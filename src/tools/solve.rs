@@ -8,11 +8,11 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
-use crate::search::cutoff::Cutoff;
 use crate::search::score::{WIN, WIN_BOUND};
-use crate::search::vcf::{VcfLimits, VcfResult, VcfSolver};
-use crate::search::vct::{VctLimits, VctSolver};
 use crate::search::Limits;
+use crate::tactics::cutoff::Cutoff;
+use crate::tactics::vcf::{VcfLimits, VcfResult, VcfSolver};
+use crate::tactics::vct::{VctLimits, VctSolver};
 use crate::tools::json::{self, Json};
 use anyhow::{anyhow, bail, Context, Result};
 use std::sync::atomic::AtomicBool;

@@ -4,11 +4,11 @@
 use super::Worker;
 use crate::board::Threat;
 use crate::eval::evaluate;
-use crate::search::cutoff::Cutoff;
 use crate::search::movegen::{forced_moves, quick_win, Forced};
 use crate::search::score::{lost_in, win_in, MAX_PLY};
-use crate::search::vcf::{VcfLimits, VcfResult};
 use crate::search::SearchEvent;
+use crate::tactics::cutoff::Cutoff;
+use crate::tactics::vcf::{VcfLimits, VcfResult};
 
 /// The quiescence's VCF at the leaves: how many of our fours it may chain, and the
 /// nodes it may spend. A bounded solver with its own table replaced a plain four-chain

@@ -6,10 +6,9 @@
 //! once; overlines and caro's blocked fives win or not as the tables say.
 
 use super::cutoff::Cutoff;
-use super::movegen::us_may_not_play;
-use super::solver_memory::Held;
+use super::memory::Held;
 use crate::board::types::DIRS;
-use crate::board::{Board, Color, Pattern, Pos, Threat};
+use crate::board::{us_may_not_play, Board, Color, Pattern, Pos, Threat};
 
 /// Outcome of a VCF search.
 #[derive(Clone, Debug, PartialEq)]
@@ -573,7 +572,7 @@ pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
 
 /// The direction (an index of `DIRS`) of the line through `a` and `b` when they are
 /// within 4 cells on it.
-pub(super) fn line_dir(a: Pos, b: Pos) -> Option<usize> {
+pub fn line_dir(a: Pos, b: Pos) -> Option<usize> {
     let dx = b.x() as i32 - a.x() as i32;
     let dy = b.y() as i32 - a.y() as i32;
     if dx.abs().max(dy.abs()) > 4 {

@@ -2,8 +2,7 @@
 //! attacker's threatened VCF line.
 
 use crate::board::types::DIRS;
-use crate::board::{Board, Color, Pos, Threat};
-use crate::search::movegen::us_may_not_play;
+use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
 
 /// Every move of `defender` that might break the attacker's VCF `threat_line`, likely
 /// refutations first. Any other move leaves the line winning as it stands:

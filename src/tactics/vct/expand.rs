@@ -2,9 +2,8 @@
 //! that break the threat at AND nodes, or the node's value when it is settled at once.
 
 use super::{bounded_vcf, breaking_candidates, VctSolver};
-use crate::board::{Board, Color, Pos, Threat};
-use crate::search::movegen::us_may_not_play;
-use crate::search::vcf::{four_moves, replay_wins};
+use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
+use crate::tactics::vcf::{four_moves, replay_wins};
 
 /// Longest defender VCF looked for (short ones are cheap and decide most cases; quintet
 /// looks as far. 4 cost a third more time on quintet-23 after E8 H5: 34 s -> 27 s).
