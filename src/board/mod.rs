@@ -1,6 +1,8 @@
 //! Board and rules: positions, incremental line patterns, Zobrist hashing, win
 //! detection per rule and renju forbidden points.
 
+pub mod cell_scores;
+pub mod combo;
 mod forbid;
 pub mod pattern;
 mod pattern_board;

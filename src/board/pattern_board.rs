@@ -2,10 +2,10 @@
 //! the patterns, threat classes, threat counts and evaluation sums they imply, all
 //! updated incrementally by `make` and `undo`.
 
+use super::cell_scores::{CellScores, UNIT_SHIFT};
 use super::pattern::{key_shift, Pattern, RuleTables, Threat};
 use super::types::{Cell, Color, Pos, Rule, CELLS, DIRS, HALF_LINE, MAX_SIZE, MIN_SIZE};
 use super::zobrist::ZOBRIST;
-use crate::eval::weights::cell_score;
 use anyhow::{bail, Result};
 
 /// Per-cell incremental data for one colour.
@@ -68,6 +68,8 @@ pub struct Board {
     height: usize,
     rule: Rule,
     tables: &'static RuleTables,
+    /// What each cell is worth to each colour (the evaluation's table).
+    cell_scores: &'static CellScores,
     cells: Box<[Cell]>,
     /// `keys[cell][dir]`: the 2-bit codes of the 5 cells on each side.
     keys: Box<[[u32; 4]]>,
@@ -151,8 +153,14 @@ impl CellSet {
 }
 
 impl Board {
-    /// An empty board. Sizes 5..=32 per side, rectangular allowed.
-    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board> {
+    /// An empty board scoring its cells by `cell_scores`. Sizes 5..=32 per side,
+    /// rectangular allowed. `Board::new` (in `eval`) gives it the evaluation's table.
+    pub fn with_cell_scores(
+        width: usize,
+        height: usize,
+        rule: Rule,
+        cell_scores: &'static CellScores,
+    ) -> Result<Board> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
             bail!("unsupported board size {width}x{height} (supported {MIN_SIZE}..={MAX_SIZE})");
         }
@@ -167,6 +175,7 @@ impl Board {
             height,
             rule,
             tables: RuleTables::get(rule),
+            cell_scores,
             cells,
             keys: vec![[0; 4]; CELLS].into_boxed_slice(),
             info: vec![[CellInfo::default(); 2]; CELLS].into_boxed_slice(),
@@ -497,7 +506,7 @@ impl Board {
             counts[info.threat.0 as usize] -= 1;
             counts[threat.0 as usize] += 1;
             if !self.scores_frozen {
-                let score = cell_score(pats, threat);
+                let score = self.cell_scores.get(pats, threat);
                 let sum = &mut self.score_sum[c.idx()];
                 sum[0] += score[0] - info.score[0];
                 sum[1] += score[1] - info.score[1];
@@ -539,7 +548,7 @@ impl Board {
         CellInfo {
             pats,
             threat,
-            score: cell_score(pats, threat),
+            score: self.cell_scores.get(pats, threat),
             maybe_forbidden,
         }
     }
@@ -625,7 +634,8 @@ impl Board {
     /// A new board of another rule with the same stones, walls and history.
     /// The moves are replayed, so that `undo` works on the new board as well.
     pub fn with_rule(&self, rule: Rule) -> Board {
-        let mut b = Board::new(self.width, self.height, rule).expect("same size as self");
+        let mut b = Board::with_cell_scores(self.width, self.height, rule, self.cell_scores)
+            .expect("same size as self");
         for p in self.all_cells() {
             if self.cells[p.idx()] == Cell::Wall {
                 b.place_wall(p);
@@ -658,10 +668,10 @@ impl Board {
 }
 
 impl Board {
-    /// Score of empty cell `p` for colour `c` (pattern potential, see `eval::weights`).
+    /// Score of empty cell `p` for colour `c` (pattern potential, see [`CellScores`]).
     #[inline(always)]
     pub fn cell_score(&self, c: Color, p: Pos) -> i32 {
-        self.info[p.idx()][c.idx()].score[1] >> crate::eval::weights::UNIT_SHIFT
+        self.info[p.idx()][c.idx()].score[1] >> UNIT_SHIFT
     }
 
     /// Empty cells where `c` has a threat class of at least `t`.

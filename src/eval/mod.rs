@@ -1,16 +1,27 @@
 //! Static evaluation from the board's incremental pattern scores.
 
-pub mod combo;
 mod combo_weights;
+/// The cell combinations the weights are indexed by (the tuner's generated
+/// `combo_weights.rs` names them `super::combo`).
+pub use crate::board::combo;
 mod mask_weights;
 pub mod threat_mask;
 pub mod weights;
 
-use crate::board::{Board, Color, Threat};
+use crate::board::{Board, Color, Rule, Threat};
+use anyhow::Result;
 use threat_mask::threat_mask;
 use weights::{
     COUNT_BUCKETS, COUNT_GROUPS, NO_GROUP, THREAT_COUNT_VALUE, THREAT_GROUP, THREAT_MASK_VALUE,
 };
+
+impl Board {
+    /// An empty board whose cell scores are this evaluation's weights. Sizes 5..=32 per
+    /// side, rectangular allowed.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board> {
+        Board::with_cell_scores(width, height, rule, &weights::CELL_SCORES)
+    }
+}
 
 /// Static evaluation from the side to move's point of view: the mean of this
 /// position's pattern evaluation and (negated) the one before the last move. A pattern

@@ -7,13 +7,12 @@
 //! acts on its shapes first) and one for the side that waits (view 1).
 //! `pbrain-ferrum tune` fits them to game results.
 
-use super::combo::{combo_id, COMBOS, COMBO_PATTERNS};
+use crate::board::cell_scores::CellScores;
+use crate::board::combo::{COMBOS, COMBO_PATTERNS};
 use crate::board::pattern::{Pattern, Threat};
 
-/// Table entries are in 1/16 of an evaluation unit: sums are shifted right by this
-/// much (`evaluate`, `Board::cell_score`), so tuning has finer steps than the
-/// evaluation itself.
-pub const UNIT_SHIFT: u32 = 4;
+/// Table entries are in 1/16 of an evaluation unit (the board's cell-score unit).
+pub use crate::board::cell_scores::UNIT_SHIFT;
 
 /// Value of each line pattern, indexed by view, then `Pattern.0` (1/16 units).
 ///
@@ -119,9 +118,13 @@ pub use super::combo_weights::COMBO_VALUE;
 /// output).
 pub use super::mask_weights::THREAT_MASK_VALUE;
 
-/// Per combination, both views: the four line values plus the combination's correction
-/// (one load instead of four).
-static COMBO_TOTAL: [[i32; 2]; COMBOS] = build_combo_total();
+/// The cell scores the board keeps (see [`CellScores`]): per combination, both views,
+/// the four line values plus the combination's correction (one load instead of four),
+/// and the threat classes' values.
+pub static CELL_SCORES: CellScores = CellScores {
+    combo_total: build_combo_total(),
+    threat_value: THREAT_VALUE,
+};
 
 const fn build_combo_total() -> [[i32; 2]; COMBOS] {
     let mut out = [[0; 2]; COMBOS];
@@ -140,15 +143,4 @@ const fn build_combo_total() -> [[i32; 2]; COMBOS] {
         id += 1;
     }
     out
-}
-
-/// Score of a cell for one colour from its line patterns and threat class, per view
-/// (1/16 units).
-#[inline(always)]
-pub fn cell_score(pats: [Pattern; 4], threat: Threat) -> [i32; 2] {
-    let total = COMBO_TOTAL[combo_id(pats)];
-    [
-        total[0] + THREAT_VALUE[0][threat.0 as usize],
-        total[1] + THREAT_VALUE[1][threat.0 as usize],
-    ]
 }

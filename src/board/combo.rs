@@ -3,7 +3,7 @@
 //! per combination and view, so that shapes can be worth more or less together than
 //! apart (two twos that cross, a three beside a two, ...).
 
-use crate::board::pattern::{class_index, Pattern};
+use super::pattern::{class_index, Pattern};
 
 /// Number of multisets of 4 line patterns out of `Pattern::COUNT`: C(12 + 3, 4).
 pub const COMBOS: usize = 1365;
