@@ -5,7 +5,7 @@
 //! solve compute every live node's VCF searches again after each flush.
 
 use super::expand::Expansion;
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 pub struct ExpansionCache {
     newer: HashMap<u64, Expansion>,
