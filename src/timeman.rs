@@ -4,6 +4,7 @@
 //! arrival, minus a safety margin for process and pipe latency. The soft limit says
 //! when not to start another iteration; the hard limit stops the search.
 
+use crate::search::params::time::*;
 use std::time::Duration;
 
 /// What the manager told us about time (milliseconds; `None` = no limit).
@@ -36,14 +37,14 @@ pub struct Budget {
 
 /// Moves we still expect to play, for splitting the match time.
 fn moves_to_go(empty_cells: usize) -> u64 {
-    ((empty_cells as u64) / 8).clamp(12, 40)
+    ((empty_cells as u64) / CELLS_PER_MOVE_TO_GO).clamp(MIN_MOVES_TO_GO, MAX_MOVES_TO_GO)
 }
 
 /// Latency reserve: process wake-up, pipe, the manager's own measurement, and a busy
-/// machine that holds our threads off the CPU: a twentieth of the limit, with a floor
-/// set from answers measured under load (README, Timing and memory), at most 150 ms.
+/// machine that holds our threads off the CPU: a share of the limit, with a floor set
+/// from answers measured under load (README, Timing and memory) and a ceiling.
 fn margin(limit_ms: u64) -> u64 {
-    (limit_ms / 20).clamp(50, 150)
+    (limit_ms / MARGIN_DIVISOR).clamp(MIN_MARGIN_MS, MAX_MARGIN_MS)
 }
 
 impl TimeControl {
@@ -66,13 +67,17 @@ impl TimeControl {
         if let Some(left) = left {
             let usable = left.saturating_sub(margin(left));
             let share = usable / moves_to_go(empty_cells);
-            // Never spend more than a third of what is left on one move.
-            hard = hard.min((share * 3).min(usable / 3).max(share));
-            soft = soft.min(share).min(hard * 6 / 10);
+            // Never spend more than a fixed fraction of what is left on one move.
+            hard = hard.min(
+                (share * HARD_SHARES)
+                    .min(usable / MAX_LEFT_FRACTION)
+                    .max(share),
+            );
+            soft = soft.min(share).min(hard * SOFT_TENTHS_OF_HARD / 10);
         }
         if hard == u64::MAX {
             // No limit at all: think for a fixed, generous time.
-            hard = 30_000;
+            hard = UNLIMITED_MS;
         }
         soft = soft.min(hard);
         Budget {
@@ -84,24 +89,14 @@ impl TimeControl {
 
 /// Between iterations, how far into the soft limit the search may go before it stops
 /// starting new ones: further while the best move keeps changing or the score falls,
-/// less once the move has held for several depths. (All four factors together won
-/// 60-27-9 against a fixed 60 % soft limit; see the strength log.)
+/// less once the move has held for several depths (evidence: docs/strength-log.md,
+/// "soft limit"; the factors are in `search::params::time`).
 #[derive(Clone, Debug)]
 pub struct SoftScale {
     last: Option<(u16, i32)>,
     stable: u32,
     factor: f64,
 }
-
-/// The soft limit's base stretch, and the factors for a new best move, a move stable
-/// for 3+ iterations, and a score 40+ below the last iteration's.
-const BASE: f64 = 1.3;
-const CHANGED: f64 = 1.4;
-const STABLE: f64 = 0.6;
-const FALLING: f64 = 1.3;
-/// Below this depth the best move changes too often to mean anything.
-const FROM_DEPTH: i32 = 5;
-const FALL: i32 = 40;
 
 impl Default for SoftScale {
     fn default() -> Self {
@@ -126,7 +121,7 @@ impl SoftScale {
         if depth >= FROM_DEPTH {
             if changed {
                 self.factor *= CHANGED;
-            } else if self.stable >= 3 {
+            } else if self.stable >= STABLE_ITERATIONS {
                 self.factor *= STABLE;
             }
             if fell {

@@ -9,11 +9,9 @@
 use crate::board::types::CELLS;
 use crate::board::{Color, Pos};
 
-/// Once an entry passes this, the whole table is halved: old refutations fade as the
-/// tree changes.
-const AGE_LIMIT: i32 = 1 << 20;
-/// A move's ordering bonus is its history divided by this.
-const ORDER_DIVISOR: i32 = 64;
+use super::params::{
+    HISTORY_AGE_LIMIT as AGE_LIMIT, HISTORY_BONUS, HISTORY_ORDER_DIVISOR as ORDER_DIVISOR,
+};
 
 pub struct History {
     table: Vec<[i32; 2]>,
@@ -45,7 +43,7 @@ impl History {
     /// -0.056 +/- 0.042 with the control: worse, session 59; session 34 had -0.02).
     pub fn reward(&mut self, p: Pos, c: Color, depth: i32) {
         let e = &mut self.table[p.idx()][c.idx()];
-        *e += depth * depth * 16;
+        *e += depth * depth * HISTORY_BONUS;
         if *e > AGE_LIMIT {
             for e in self.table.iter_mut() {
                 e[0] /= 2;

@@ -3,6 +3,7 @@
 
 mod history;
 pub mod movegen;
+pub mod params;
 mod picker;
 mod pruning;
 pub mod root_tactics;
@@ -12,12 +13,10 @@ mod worker;
 use crate::board::{Board, Pos, Threat};
 use crate::tactics::memory::SolverMemory;
 use crate::tt::TranspositionTable;
+use params::time::TACTICS_SHARE;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use worker::Worker;
-
-/// The root tactics get `1 / TACTICS_SHARE` of the move's time.
-const TACTICS_SHARE: u32 = 8;
 
 /// Limits of one search.
 #[derive(Clone, Debug)]

@@ -5,6 +5,7 @@
 //! by a defence, a counter-four or a counter-three; only when nothing is threatened
 //! are all candidate moves searched.
 
+use super::params::{ATTACK, DEFEND, MIN_SHAPED_MOVES, THEIR_CELL_SCORE_DIVISOR};
 use crate::board::{us_may_not_play, Board, Pos, Threat};
 
 /// What a position demands of the side to move.
@@ -18,22 +19,6 @@ pub enum Moves {
     /// Moves to search, best first (scores parallel to moves).
     List(Vec<(Pos, i32)>),
 }
-
-/// Move-ordering value of a threat we make.
-///
-/// These hand-set values and the cells' evaluation scores (`scored_moves`) order the
-/// moves. A softmax fitted to the moves played in saved games, with a value per threat
-/// class made and taken, per combination of the cell's line patterns for each side and
-/// per distance from each side's last stone, put the move played first more often
-/// (held out: 31.2 % instead of 25.9 %, session 57) and played even against PentaZen
-/// both times it was tried (strength log, sessions 33 and 57): not kept.
-const ATTACK: [i32; Threat::COUNT] = [
-    0, -1000, 60, 50, 160, 180, 400, 500, 900, 300, 700, 2500, 8000, 100000,
-];
-/// Move-ordering value of a threat we take away from the opponent.
-const DEFEND: [i32; Threat::COUNT] = [
-    0, 0, 40, 30, 120, 140, 300, 380, 700, 200, 500, 2000, 6000, 50000,
-];
 
 /// Generates the moves of the side to move. `history` adds ordering bonuses.
 pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
@@ -144,7 +129,7 @@ pub fn scored_moves(
         let score = ATTACK[mine.0 as usize]
             + DEFEND[theirs.0 as usize]
             + board.cell_score(us, p)
-            + board.cell_score(them, p) / 2
+            + board.cell_score(them, p) / THEIR_CELL_SCORE_DIVISOR
             + history(p);
         // front < back here: fewer entries than candidates are written so far.
         let shaped = is_shaped(mine, theirs);
@@ -168,10 +153,6 @@ pub fn scored_moves(
 fn is_shaped(mine: Threat, theirs: Threat) -> bool {
     (mine != Threat::NONE) | (theirs != Threat::NONE)
 }
-
-/// Shaped candidates (a two or more for either side) needed before shapeless cells are
-/// dropped from the move list.
-const MIN_SHAPED_MOVES: usize = 5;
 
 /// Any legal move for the side to move, for when the search has nothing better
 /// (board almost full, or every candidate forbidden).

@@ -6,14 +6,11 @@
 //! time and sorts the rest only when the loop gets that far. The order is exactly that
 //! of a stable sort of the generator's list by score with the bonuses below added.
 
+use super::params::{COUNTER_BONUS, KILLER_BONUS};
 use crate::board::Pos;
 
 /// Moves picked one by one (a scan each) before the rest are sorted at once.
 const PICKED_ONE_BY_ONE: usize = 3;
-
-/// Ordering bonus of a killer move and of the counter-move.
-const KILLER_BONUS: i32 = 150;
-const COUNTER_BONUS: i32 = 100;
 
 pub struct MovePicker {
     /// One sort key per move, smallest first (see [`sort_key`]); the move is in the

@@ -2,42 +2,9 @@
 //! width limits, and the static pruning margins. Every figure here was chosen by
 //! matches (the strength log, docs/strength-log.md, has them).
 
+use super::params::{LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, WIDTH_CALM, WIDTH_SHARP};
 use super::score::is_mate;
 use crate::tt::Bound;
-
-/// Static pruning at quiet non-PV nodes, margins in evaluation units per ply of depth:
-/// reverse futility (the evaluation beats beta by a margin: return it), razoring (the
-/// evaluation is far below alpha: ask the quiescence, i.e. our VCF, whether it can do
-/// better) and futility (far below alpha: only the first quiet move is searched).
-/// Razoring reaches depth 4 (PentaZen razors below 5): +44 and +55 Elo in self-play at
-/// 200 and 500 ms against depth 2 (strength log). The margins were 120, 200 and 150:
-/// every trial that pruned more lost until session 47 (below), and these (x1.5, pruning
-/// less) scored 53-30-10 (62.4 %) against PentaZen at 1000 ms where the old ones scored
-/// 47-42-11 (52.5 %) the same day (strength log, session 25; not proven). Pruning still
-/// less did not gain: x2 scored 51-40-9 in 100 beside these (61-49-23 in 133), x3 and
-/// no static pruning at all started worse (8-11-1, 4-9-0; strength log, session 26).
-/// Reverse futility then reached depth 6 at 120 per ply (session 47): PentaZen prunes
-/// so to depth 6, and its depth-1 to 4 nodes search 0.4 to 2.4 moves on average where
-/// ours searched 1.2 to 3.1; against PentaZen at 1000 ms it scored 126-69-12 in 207
-/// (63.8 %) where depth 3 at 180 had scored 107-69-16 in 192 (59.9 %), paired +0.06 and
-/// +0.08 (about one standard error each; strength log, session 47). Once the evaluation
-/// scored the threat mask (session 49) the three margins went down by a sixth, from
-/// 120, 300 and 225: against PentaZen at 1000 ms 63-28-12 in 103 (67.0 %) where the old
-/// ones scored 47-36-8 in 91 (56.0 %) beside them, paired +0.10 +/- 0.07, and 66.2 % in
-/// 160 the day before (strength log, session 50; not proven). A fifth lower again (80,
-/// 200 and 150) scored even with these, paired +0.00 +/- 0.08 over 60 games, and
-/// reverse futility's margin a ply smaller when the evaluation improved (Stockfish's
-/// rule) -0.01 +/- 0.10 over 50 (strength log, session 51). Reverse futility at every
-/// depth (Rapfi's rule) scored even, 35-13-13 in 61 (68.0 %; paired -0.03 and +0.07
-/// with session 55's two runs of this play), and converted fewer won positions: of the
-/// games whose score peaked at 600 or more, 23 of 119 never claimed a forced win,
-/// against 15 of 143 with this limit (strength log, session 56).
-pub const RFP_MAX_DEPTH: i32 = 6;
-pub const RFP_MARGIN: i32 = 100;
-pub const RAZOR_MAX_DEPTH: i32 = 4;
-pub const RAZOR_MARGIN: i32 = 250;
-pub const FUTILITY_MAX_DEPTH: i32 = 2;
-pub const FUTILITY_MARGIN: i32 = 190;
 
 /// Depths and move indices the reduction tables cover; beyond them the formulas are
 /// computed (no search gets that far in practice).
@@ -111,7 +78,7 @@ pub fn lmr(depth: i32, i: usize) -> i32 {
 }
 
 fn lmr_formula(depth: i32, i: usize) -> i32 {
-    (lmr_product(depth, i) / 2.0) as i32
+    (lmr_product(depth, i) / LMR_DIVISOR) as i32
 }
 
 /// Late-move reduction for a move that makes or stops a three or a four: milder, the
@@ -126,7 +93,7 @@ pub fn lmr_threat(depth: i32, i: usize) -> i32 {
 }
 
 fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
-    (lmr_product(depth, i) / 2.0).round() as i32
+    (lmr_product(depth, i) / LMR_DIVISOR).round() as i32
 }
 
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the
@@ -147,7 +114,7 @@ pub fn move_count_limit(depth: i32, improving: bool) -> usize {
 }
 
 fn move_count_formula(depth: i32) -> usize {
-    3 + (depth.max(0) as f64).powf(1.32) as usize
+    MOVE_COUNT_BASE + (depth.max(0) as f64).powf(MOVE_COUNT_POWER) as usize
 }
 
 /// Moves searched at a node of `depth` below the first two plies, on a calm board
@@ -164,11 +131,8 @@ pub fn width_limit(depth: i32, calm: bool) -> usize {
 
 fn width_formula(depth: i32, calm: bool) -> usize {
     let d = depth.max(1) as f64;
-    if calm {
-        ((15.0 * d.sqrt() - 12.0).round() as usize).clamp(1, 32)
-    } else {
-        ((5.0 * d.sqrt() - 2.0).round() as usize).clamp(1, 8)
-    }
+    let (a, b, max) = if calm { WIDTH_CALM } else { WIDTH_SHARP };
+    ((a * d.sqrt() - b).round() as usize).clamp(1, max)
 }
 
 /// What the static pruning compares with its margins: the static evaluation, or the

@@ -7,6 +7,7 @@
 //! been found by the main search the move before. Without it the main search
 //! completed 1.7 plies more in the middle game (strength log, session 60).
 
+use super::params::{OWN_VCF_NODES, RECHECK_NODES, THEIR_VCF_NODES};
 use crate::board::{Board, Pos};
 use crate::tactics::cutoff::Cutoff;
 use crate::tactics::memory::RootMemory;
@@ -22,12 +23,6 @@ pub enum RootPlan {
     /// Nothing forced: search every move.
     Normal,
 }
-
-/// Budgets of the root tactics (nodes; the cutoff bounds them all).
-const OWN_VCF_NODES: u64 = 400_000;
-const THEIR_VCF_NODES: u64 = 100_000;
-/// Per defence candidate: does the opponent still have a VCF after it?
-const RECHECK_NODES: u64 = 20_000;
 
 fn vcf_limits(max_nodes: u64, cutoff: Cutoff) -> VcfLimits {
     VcfLimits {

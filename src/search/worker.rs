@@ -3,11 +3,15 @@
 
 use super::history::History;
 use super::movegen::{forced_moves, quick_win, scored_moves, Forced};
-use super::picker::MovePicker;
-use super::pruning::{
-    lmr, lmr_threat, move_count_limit, pruning_value, width_limit, FUTILITY_MARGIN,
-    FUTILITY_MAX_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH,
+use super::params::time::CHECK_EVERY;
+use super::params::{
+    ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, FUTILITY_MARGIN,
+    FUTILITY_MAX_DEPTH, HELPERS_PER_SKIP_RUN, LMR_QUIET_FIRST_MOVE, LMR_QUIET_MIN_DEPTH,
+    LMR_THREAT_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN,
+    SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, WIDTH_MIN_PLY,
 };
+use super::picker::MovePicker;
+use super::pruning::{lmr, lmr_threat, move_count_limit, pruning_value, width_limit};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
@@ -28,29 +32,9 @@ fn skips_depth(id: usize, depth: i32) -> bool {
     if id == 0 {
         return false;
     }
-    let run = 1 + (id - 1) / 4;
+    let run = 1 + (id - 1) / HELPERS_PER_SKIP_RUN;
     (depth as usize + id) / run % 2 == 1
 }
-
-/// Aspiration windows: first depth, initial half-width, width beyond which the window
-/// opens fully.
-const ASPIRATION_MIN_DEPTH: i32 = 4;
-const ASPIRATION_DELTA: i32 = 60;
-const ASPIRATION_MAX_DELTA: i32 = 1000;
-
-/// Singular extension: the least depth, and the margin below the table's score (per
-/// ply of depth) that every other move must stay under. With a margin of 4 the
-/// extensions chained (depth 14 cost 3.4 times the nodes on one midgame position);
-/// with 20, depths 14 to 16 cost about 1.5 times the nodes there, and the extended
-/// lines are searched deeper. Self-play: +25 at 200 ms, and with the counter-move +36
-/// at 500 ms. A double extension (two plies when every other move stays 300 below
-/// the bound too, at most twice on one line) was not kept: 6-6-4 in 16 against
-/// PentaZen alone, 121-50-16 in 187 (69.0 %, even with this play) with reverse
-/// futility at every depth (strength log, session 56).
-const SE_MIN_DEPTH: i32 = 8;
-const SE_MARGIN: i32 = 20;
-/// Nodes between clock checks on the main thread.
-const CHECK_EVERY: u64 = 256;
 
 pub struct Worker<'a> {
     pub board: Board,
@@ -419,14 +403,15 @@ impl<'a> Worker<'a> {
         // board with a four or an open three on it needs fewer moves than a quiet one.
         // Not in renju, where it lost in self-play (81-101-10 in 192 games; the cause is
         // not known).
-        let width = if ply >= 2 && !forced && !self.board.rule().has_forbidden(Color::Black) {
-            let calm = Color::BOTH
-                .iter()
-                .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
-            width_limit(depth, calm)
-        } else {
-            usize::MAX
-        };
+        let width =
+            if ply >= WIDTH_MIN_PLY && !forced && !self.board.rule().has_forbidden(Color::Black) {
+                let calm = Color::BOTH
+                    .iter()
+                    .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
+                width_limit(depth, calm)
+            } else {
+                usize::MAX
+            };
         let move_count = move_count_limit(depth, improving);
         // Singular extension: when the table's move beat beta by a margin over every
         // other move searched at reduced depth, it is searched one ply deeper.
@@ -437,7 +422,7 @@ impl<'a> Worker<'a> {
                 && !forced
                 && e.mv != Pos::NONE
                 && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && e.depth >= depth - 3
+                && e.depth >= depth - SE_TT_DEPTH_SLACK
                 && !is_mate(e.score)
         }) {
             let singular_beta = from_tt(e.score, ply) - SE_MARGIN * depth;
@@ -515,13 +500,14 @@ impl<'a> Worker<'a> {
                 // second, by less. Threat moves are most of the late moves in the tree
                 // (97 % below depth 7 on one midgame position), so leaving them whole
                 // left the reductions almost unused.
-                let reduction = if quiet && depth >= 2 && i >= 2 {
-                    lmr(depth, i) + !pv_node as i32
-                } else if !quiet && depth >= 3 {
-                    lmr_threat(depth, i) - pv_node as i32
-                } else {
-                    0
-                };
+                let reduction =
+                    if quiet && depth >= LMR_QUIET_MIN_DEPTH && i >= LMR_QUIET_FIRST_MOVE {
+                        lmr(depth, i) + !pv_node as i32
+                    } else if !quiet && depth >= LMR_THREAT_MIN_DEPTH {
+                        lmr_threat(depth, i) - pv_node as i32
+                    } else {
+                        0
+                    };
                 let reduction = reduction.min(new_depth - 1).max(0);
                 score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 {

@@ -5,24 +5,11 @@ use super::Worker;
 use crate::board::Threat;
 use crate::eval::evaluate;
 use crate::search::movegen::{forced_moves, quick_win, Forced};
+use crate::search::params::{QS_PLY_MARGIN, QS_VCF_LENGTH, QS_VCF_NARROW, QS_VCF_NODES};
 use crate::search::score::{lost_in, win_in, MAX_PLY};
 use crate::search::SearchEvent;
 use crate::tactics::cutoff::Cutoff;
 use crate::tactics::vcf::{VcfLimits, VcfResult};
-
-/// The quiescence's VCF at the leaves: how many of our fours it may chain, and the
-/// nodes it may spend. A bounded solver with its own table replaced a plain four-chain
-/// search, whose cost exploded in sharp positions (one test position: depth 2 in 10 s
-/// before, depth 9 in 5 s after). Since the leaf VCF is narrow the budget hardly binds:
-/// 1000 nodes gave the same node counts on `bench` and on scripts/threat_speed.py.
-const QS_VCF_LENGTH: u32 = 12;
-const QS_VCF_NODES: u64 = 300;
-/// The leaf VCF tries two follow-up fours per move below its first, and no four that
-/// makes nothing else (`VcfLimits::narrow`): against PentaZen at 1000 ms the first
-/// scored 100-80-20 in two runs (55.0 %), where the full VCF scored 37-38.5 %.
-const QS_VCF_NARROW: bool = true;
-/// The quiescence stands pat this close to `MAX_PLY` (room for a forced line's plies).
-const QS_PLY_MARGIN: usize = 8;
 
 impl Worker<'_> {
     /// A VCF search for the side to move within `QS_VCF_LENGTH` fours and `QS_VCF_NODES`
