@@ -18,7 +18,8 @@ use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
 use crate::tactics::vcf::{line_dir, FailCache, VcfLimits, VcfSolver};
 use crate::timeman::SoftScale;
-use crate::tt::Bound;
+use crate::tt::{Bound, TtEntry};
+use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;
 
 mod quiesce;
@@ -34,6 +35,44 @@ fn skips_depth(id: usize, depth: i32) -> bool {
     }
     let run = 1 + (id - 1) / HELPERS_PER_SKIP_RUN;
     (depth as usize + id) / run % 2 == 1
+}
+
+/// Step 2 of `search`: the table entry's score when it decides the node: a bound of
+/// enough depth that cuts at a non-PV node. A proven win or loss holds at any depth
+/// (the pruning can hide a win but never make one up): it cuts however shallow the
+/// search that stored it.
+#[inline(always)]
+fn tt_cut(e: TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32, pv_node: bool) -> Option<i32> {
+    let score = from_tt(e.score, ply);
+    if !pv_node && (e.depth >= depth || is_mate(score)) {
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+            Bound::None => false,
+        };
+        if cut {
+            return Some(score);
+        }
+    }
+    None
+}
+
+/// Step 6 of `search`: the late-move reduction of move `i` (plies), searched first at
+/// `new_depth` minus it. Quiet moves are reduced from the third move on, threat moves
+/// (a three or four made or stopped) from the second, by less: threat moves are most
+/// of the late moves in the tree, so leaving them whole left the reductions almost
+/// unused. The reduced search keeps at least one ply.
+#[inline(always)]
+fn reduction(depth: i32, new_depth: i32, i: usize, quiet: bool, pv_node: bool) -> i32 {
+    let reduction = if quiet && depth >= LMR_QUIET_MIN_DEPTH && i >= LMR_QUIET_FIRST_MOVE {
+        lmr(depth, i) + !pv_node as i32
+    } else if !quiet && depth >= LMR_THREAT_MIN_DEPTH {
+        lmr_threat(depth, i) - pv_node as i32
+    } else {
+        0
+    };
+    reduction.min(new_depth - 1).max(0)
 }
 
 pub struct Worker<'a> {
@@ -241,6 +280,7 @@ impl<'a> Worker<'a> {
         ply: usize,
         pv_node: bool,
     ) -> i32 {
+        // Step 1. Node entry: stop, mate distance, forced fives and quick wins, horizon.
         self.tick();
         self.pv[ply].clear();
         if ply > 0 && self.stopped() {
@@ -249,8 +289,6 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply);
         let us = self.board.to_move();
         let them = us.opp();
-
-        // Mate-distance pruning.
         if ply > 0 {
             alpha = alpha.max(lost_in(ply));
             beta = beta.min(win_in(ply + 1));
@@ -286,8 +324,8 @@ impl<'a> Worker<'a> {
             return self.quiesce(alpha, beta, ply);
         }
 
+        // Step 2. Transposition table probe.
         let key = self.board.hash();
-        let mut tt_move = Pos::NONE;
         // A singular-extension test searches this node again without one move: the
         // table's entry for the node is what it tests, so it neither cuts on it nor
         // overwrites it.
@@ -297,101 +335,32 @@ impl<'a> Worker<'a> {
         } else {
             None
         };
-        if let Some(e) = entry {
-            tt_move = e.mv;
-            let score = from_tt(e.score, ply);
-            // A proven win or loss holds at any depth (the pruning can hide a win but
-            // never make one up): it cuts however shallow the search that stored it.
-            if !pv_node && (e.depth >= depth || is_mate(score)) {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return score;
-                }
-            }
+        let tt_move = entry.map_or(Pos::NONE, |e| e.mv);
+        if let Some(score) = entry.and_then(|e| tt_cut(e, depth, ply, alpha, beta, pv_node)) {
+            return score;
         }
 
-        // Static pruning at quiet non-PV nodes where the opponent threatens nothing that
-        // the static evaluation cannot see (a four-three, double three or open four is
-        // worth far more than any margin).
-        let strong = |b: &Board, c: Color| {
-            b.threat_count(c, Threat::FLEX3_2X)
-                + b.threat_count(c, Threat::BLOCK4_FLEX3)
-                + b.threat_count(c, Threat::FLEX4)
-                > 0
-        };
-        let mut static_eval = None;
-        let mut futile = false;
-        if !pv_node && !forced && ply > 0 && !strong(&self.board, them) {
-            let raw = evaluate(&self.board);
-            static_eval = Some(raw);
-            // A tighter stored bound replaces the evaluation in the margins below; the
-            // `improving` test compares evaluations only.
-            let eval = pruning_value(raw, entry.map(|e| (from_tt(e.score, ply), e.bound)));
-            futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
-            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < WIN_BOUND {
-                return eval;
-            }
-            if depth <= RAZOR_MAX_DEPTH
-                && eval + RAZOR_MARGIN * depth <= alpha
-                && !strong(&self.board, us)
-            {
-                let v = self.quiesce(alpha, alpha + 1, ply);
-                if v <= alpha {
-                    return v;
-                }
-            }
-        }
+        // Step 3. Static evaluation and static pruning (reverse futility, razoring,
+        // futility).
+        let (static_eval, futile) =
+            match self.static_prune(alpha, beta, depth, ply, pv_node, forced, entry) {
+                ControlFlow::Break(score) => return score,
+                ControlFlow::Continue(v) => v,
+            };
         self.evals[ply] = static_eval;
-        // Unknown counts as improving: prune less. Not kept (strength log, session 61):
-        // evaluating every node without a forced block, PV and threatened nodes too, so
-        // that fewer are unknown; even against PentaZen, 199-76-17 in 292 (71.1 %),
-        // paired +0.01 and -0.06 over its two runs.
+        // Unknown counts as improving: prune less.
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
             (Some(now), Some(before)) => now > before,
             _ => true,
         };
 
-        // This ply's buffers, lent out while the node needs them (an allocation per node
-        // and list cost 4 % of the instructions).
-        let mut list = std::mem::take(&mut self.move_lists[ply]);
-        list.clear();
-        match forced_block {
-            Some(p) => list.push((p, 0)),
-            None => {
-                let history = &self.history;
-                let history = |p: Pos| history.order_bonus(p, us);
-                scored_moves(&mut self.board, history, &mut self.candidates, &mut list);
-            }
-        }
-        if list.is_empty() {
-            // No candidate: a full board is a draw; only forbidden moves left loses.
-            return if self.board.empty_count() == 0 {
-                0
-            } else {
-                lost_in(ply + 2)
-            };
-        }
-        if ply == 0 && (!self.limits.exclude.is_empty() || self.limits.allowed.is_some()) {
-            list.retain(|m| !self.limits.exclude.contains(&m.0));
-            if let Some(allowed) = &self.limits.allowed {
-                // Keep the generator's list if none of its moves is among the allowed.
-                if list.iter().any(|m| allowed.contains(&m.0)) {
-                    list.retain(|m| allowed.contains(&m.0));
-                }
-            }
-            if list.is_empty() {
-                return -INFINITE;
-            }
-        }
-        // The root orders like any node. Not kept (strength log, session 63): the root's
-        // moves after the table move ordered by the nodes their searches took in the
-        // previous iteration (killers and counter-move left out there); even against
-        // PentaZen, paired -0.04 +/- 0.05 over 145 games.
+        // Step 4. Move list, its order and its limits.
+        let list = match self.node_moves(ply, us, forced_block) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(list) => list,
+        };
+        // The root orders like any node (evidence: docs/evidence-from-src-search.md,
+        // "Root move order").
         let keys = std::mem::take(&mut self.pick_keys[ply]);
         let killers = &self.killers[ply];
         let mut moves = MovePicker::new(keys, &list, tt_move, killers, self.counter_move());
@@ -399,62 +368,29 @@ impl<'a> Worker<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = Pos::NONE;
-        // Width limit on every move below the first two plies (PentaZen's shape): a
-        // board with a four or an open three on it needs fewer moves than a quiet one.
-        // Not in renju, where it lost in self-play (81-101-10 in 192 games; the cause is
-        // not known).
-        let width =
-            if ply >= WIDTH_MIN_PLY && !forced && !self.board.rule().has_forbidden(Color::Black) {
-                let calm = Color::BOTH
-                    .iter()
-                    .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
-                width_limit(depth, calm)
-            } else {
-                usize::MAX
-            };
+        let width = self.width(depth, ply, forced);
         let move_count = move_count_limit(depth, improving);
-        // Singular extension: when the table's move beat beta by a margin over every
-        // other move searched at reduced depth, it is searched one ply deeper.
-        let mut singular = false;
-        if let Some(e) = entry.filter(|e| {
-            ply > 0
-                && depth >= SE_MIN_DEPTH
-                && !forced
-                && e.mv != Pos::NONE
-                && matches!(e.bound, Bound::Lower | Bound::Exact)
-                && e.depth >= depth - SE_TT_DEPTH_SLACK
-                && !is_mate(e.score)
-        }) {
-            let singular_beta = from_tt(e.score, ply) - SE_MARGIN * depth;
-            self.excluded[ply] = e.mv;
-            let v = self.search(
-                singular_beta - 1,
-                singular_beta,
-                (depth - 1) / 2,
-                ply,
-                false,
-            );
-            self.excluded[ply] = Pos::NONE;
-            if self.stopped() {
-                return 0;
-            }
-            self.pv[ply].clear();
-            singular = v < singular_beta;
-        }
+
+        // Step 5. Singular extension.
+        let singular = match self.singular_extension(entry, depth, ply, forced) {
+            ControlFlow::Break(score) => return score,
+            ControlFlow::Continue(singular) => singular,
+        };
+
+        // Step 6. Move loop: width and move-count pruning, extensions, late-move
+        // reductions and their re-searches.
         for (i, mv) in moves.by_ref().enumerate() {
             // Neither the width nor the move count cuts while every move searched so
             // far loses, so a node is scored lost only once all its moves lose: the
             // pruning can hide a win but never make one up, and a win found here needs
-            // no second search without the pruning (PentaZen's "cautious" re-search,
-            // which Ferrum had until session 55 and which took 70-98 % of the nodes on
-            // 19 of the 35 threat positions of scripts/threat_speed.py).
+            // no second search without the pruning (evidence:
+            // docs/evidence-from-src-search.md, "Cautious re-search").
             // The width keeps the fours that make more than a four, and a plain four
             // that continues a four chain (the opponent has just blocked our four, and
             // this one is on a line through that four's stone, within four cells): a
             // four-chain win ordered late would otherwise go unseen (tests/
             // selective_soundness.rs). Any other plain four only trades the four for
-            // the block; crowded positions have dozens, and searching them all took a
-            // third of the moves on such a threat position (session 55).
+            // the block, and crowded positions have dozens of them.
             let mine = self.board.threat(us, mv);
             if i >= width
                 && best_score > -WIN_BOUND
@@ -469,9 +405,7 @@ impl<'a> Worker<'a> {
             // A quiet move makes less than two twos (or a closed three with a two) and
             // stops less than a three. Our two-twos are the quiet moves a three-three
             // attack grows from: they are reduced like threat moves and never cut by the
-            // move count (session 64: 79.1 % in 91 games against PentaZen where they had
-            // been quiet, paired +0.06 and +0.03, then 77.2 % in 160 fresh games; the
-            // opponent's two-twos made non-quiet too scored +0.03).
+            // move count (evidence: docs/evidence-from-src-search.md, "Two-twos").
             let quiet = mine < Threat::FLEX2_2X && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
@@ -495,20 +429,7 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
-                // Late moves are searched shallower first: quiet ones from the third
-                // move on, threat moves (a three or four made or stopped) from the
-                // second, by less. Threat moves are most of the late moves in the tree
-                // (97 % below depth 7 on one midgame position), so leaving them whole
-                // left the reductions almost unused.
-                let reduction =
-                    if quiet && depth >= LMR_QUIET_MIN_DEPTH && i >= LMR_QUIET_FIRST_MOVE {
-                        lmr(depth, i) + !pv_node as i32
-                    } else if !quiet && depth >= LMR_THREAT_MIN_DEPTH {
-                        lmr_threat(depth, i) - pv_node as i32
-                    } else {
-                        0
-                    };
-                let reduction = reduction.min(new_depth - 1).max(0);
+                let reduction = reduction(depth, new_depth, i, quiet, pv_node);
                 score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
@@ -544,6 +465,8 @@ impl<'a> Worker<'a> {
             }
         }
         self.pick_keys[ply] = moves.into_keys();
+
+        // Step 7. Result and TT store.
         if !(self.stopped() && ply == 0) && excluded == Pos::NONE {
             let bound = if best_score >= beta {
                 Bound::Lower
@@ -557,6 +480,156 @@ impl<'a> Worker<'a> {
                 .store(key, best_move, to_tt(best_score, ply), depth, bound);
         }
         best_score
+    }
+
+    /// Step 3 of `search`: static pruning at quiet non-PV nodes where the opponent
+    /// threatens nothing that the static evaluation cannot see (a four-three, double
+    /// three or open four is worth far more than any margin). Breaks with the node's
+    /// score when it is pruned; else continues with the static evaluation (where one
+    /// was computed) and whether the node is futile (only its first quiet move is
+    /// searched).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn static_prune(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+        forced: bool,
+        entry: Option<TtEntry>,
+    ) -> ControlFlow<i32, (Option<i32>, bool)> {
+        let us = self.board.to_move();
+        let them = us.opp();
+        let strong = |b: &Board, c: Color| {
+            b.threat_count(c, Threat::FLEX3_2X)
+                + b.threat_count(c, Threat::BLOCK4_FLEX3)
+                + b.threat_count(c, Threat::FLEX4)
+                > 0
+        };
+        let mut static_eval = None;
+        let mut futile = false;
+        if !pv_node && !forced && ply > 0 && !strong(&self.board, them) {
+            let raw = evaluate(&self.board);
+            static_eval = Some(raw);
+            // A tighter stored bound replaces the evaluation in the margins below; the
+            // `improving` test compares evaluations only.
+            let eval = pruning_value(raw, entry.map(|e| (from_tt(e.score, ply), e.bound)));
+            futile = depth <= FUTILITY_MAX_DEPTH && eval + FUTILITY_MARGIN * depth <= alpha;
+            if depth <= RFP_MAX_DEPTH && eval - RFP_MARGIN * depth >= beta && eval < WIN_BOUND {
+                return ControlFlow::Break(eval);
+            }
+            if depth <= RAZOR_MAX_DEPTH
+                && eval + RAZOR_MARGIN * depth <= alpha
+                && !strong(&self.board, us)
+            {
+                let v = self.quiesce(alpha, alpha + 1, ply);
+                if v <= alpha {
+                    return ControlFlow::Break(v);
+                }
+            }
+        }
+        ControlFlow::Continue((static_eval, futile))
+    }
+
+    /// Step 4 of `search`: the node's moves with their generator scores, in this ply's
+    /// reused buffer (an allocation per node and list cost 4 % of the instructions): the
+    /// forced block alone, else the generator's list, at the root restricted to the
+    /// limits' moves. Breaks with the node's score when no move is left.
+    #[inline(always)]
+    fn node_moves(
+        &mut self,
+        ply: usize,
+        us: Color,
+        forced_block: Option<Pos>,
+    ) -> ControlFlow<i32, Vec<(Pos, i32)>> {
+        let mut list = std::mem::take(&mut self.move_lists[ply]);
+        list.clear();
+        match forced_block {
+            Some(p) => list.push((p, 0)),
+            None => {
+                let history = &self.history;
+                let history = |p: Pos| history.order_bonus(p, us);
+                scored_moves(&mut self.board, history, &mut self.candidates, &mut list);
+            }
+        }
+        if list.is_empty() {
+            // No candidate: a full board is a draw; only forbidden moves left loses.
+            return ControlFlow::Break(if self.board.empty_count() == 0 {
+                0
+            } else {
+                lost_in(ply + 2)
+            });
+        }
+        if ply == 0 && (!self.limits.exclude.is_empty() || self.limits.allowed.is_some()) {
+            list.retain(|m| !self.limits.exclude.contains(&m.0));
+            if let Some(allowed) = &self.limits.allowed {
+                // Keep the generator's list if none of its moves is among the allowed.
+                if list.iter().any(|m| allowed.contains(&m.0)) {
+                    list.retain(|m| allowed.contains(&m.0));
+                }
+            }
+            if list.is_empty() {
+                return ControlFlow::Break(-INFINITE);
+            }
+        }
+        ControlFlow::Continue(list)
+    }
+
+    /// Step 4 of `search`: the width limit, moves searched at a node below the first
+    /// plies (PentaZen's shape): a board with a four or an open three on it needs fewer
+    /// moves than a quiet one. None in renju, where it lost in self-play (evidence:
+    /// docs/evidence-from-src-search.md, "Width limit in renju").
+    #[inline(always)]
+    fn width(&self, depth: i32, ply: usize, forced: bool) -> usize {
+        if ply >= WIDTH_MIN_PLY && !forced && !self.board.rule().has_forbidden(Color::Black) {
+            let calm = Color::BOTH
+                .iter()
+                .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
+            width_limit(depth, calm)
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// Step 5 of `search`: whether the table's move is singular, i.e. every other move,
+    /// searched at reduced depth, stays a margin below the table's score; it is then
+    /// searched one ply deeper. Breaks with 0 when the search was stopped meanwhile.
+    #[inline(always)]
+    fn singular_extension(
+        &mut self,
+        entry: Option<TtEntry>,
+        depth: i32,
+        ply: usize,
+        forced: bool,
+    ) -> ControlFlow<i32, bool> {
+        let Some(e) = entry.filter(|e| {
+            ply > 0
+                && depth >= SE_MIN_DEPTH
+                && !forced
+                && e.mv != Pos::NONE
+                && matches!(e.bound, Bound::Lower | Bound::Exact)
+                && e.depth >= depth - SE_TT_DEPTH_SLACK
+                && !is_mate(e.score)
+        }) else {
+            return ControlFlow::Continue(false);
+        };
+        let singular_beta = from_tt(e.score, ply) - SE_MARGIN * depth;
+        self.excluded[ply] = e.mv;
+        let v = self.search(
+            singular_beta - 1,
+            singular_beta,
+            (depth - 1) / 2,
+            ply,
+            false,
+        );
+        self.excluded[ply] = Pos::NONE;
+        if self.stopped() {
+            return ControlFlow::Break(0);
+        }
+        self.pv[ply].clear();
+        ControlFlow::Continue(v < singular_beta)
     }
 
     /// Whether `mv`, at `ply`, continues a four chain: the opponent has just blocked a
