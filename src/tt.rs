@@ -72,7 +72,9 @@ fn zeroed_words(len: usize) -> Option<Box<[AtomicU64]>> {
     Vec::<AtomicU64>::new().try_reserve_exact(len).ok()?;
     let words = Box::<[AtomicU64]>::new_zeroed_slice(len);
     // SAFETY: all-zero bytes are a valid AtomicU64. Safe code has no zeroed slice of
-    // atomics, and writing the zeros touches every page (strength log, session 66).
+    // atomics, and writing the zeros would touch every page (resident memory before the
+    // first search; evidence: docs/evidence-from-src-search.md, "Zeroed transposition
+    // table").
     Some(unsafe { words.assume_init() })
 }
 

@@ -27,14 +27,12 @@ impl Board {
 /// position's pattern evaluation and (negated) the one before the last move. A pattern
 /// evaluation alone swings with whoever moved last (the mover's new shapes count at
 /// once, the reply is not on the board yet); the two-ply mean damps that swing, as
-/// PentaZen's evaluation does. It won 14-79-3 against PentaZen where the one-position
-/// evaluation scored 9-84-3 (200 ms per move, 96 games each; see the strength log). Each
+/// PentaZen's evaluation does (evidence: docs/evidence-from-src-search.md, "Two-ply mean
+/// evaluation"). Each
 /// position's evaluation is its cells' scores plus the bonus for how many threat cells
 /// of each group either side has and the value of its threat mask (who has which
 /// threats, see [`threat_mask`]). The mask is averaged over the two positions like
-/// the rest: taking it from the current position alone (Rapfi's classical evaluation
-/// adds its threat value so), at its table value or at half of it, was even against
-/// PentaZen (strength log, session 62).
+/// the rest, the simpler of two choices that played even.
 pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     let now = pattern_eval(|c, view| board.score_sum(c, view), me)

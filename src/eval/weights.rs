@@ -16,26 +16,12 @@ pub use crate::board::cell_scores::UNIT_SHIFT;
 
 /// Value of each line pattern, indexed by view, then `Pattern.0` (1/16 units).
 ///
-/// All three tables (with `COMBO_VALUE`) were fitted together by `pbrain-ferrum tune`
-/// (800 iterations, `--combo-l2 1e-7`) to 9739 freestyle games: 9600 of PentaZen
-/// 0.4.18 against itself at 60 ms per move on random openings (`scripts/tune.sh`,
-/// seeds 11, 23 and 37) and 139 of Ferrum against PentaZen at 1000 ms. On the first
-/// 6439 games: held-out loss 0.4452 -> 0.4328 (K = 320), where refitting only these two
-/// tables reached 0.4421; self-play against the tables before (fitted to 2055 games
-/// without combinations): 54-35-7 at 200 ms. The refit to 9739 games: held-out
-/// 0.4307 -> 0.4275, self-play 51-36-9 against the 6439-game fit. Then refitted from
-/// those values twice, to 19200 newer games of PentaZen against itself (seeds 11 and
-/// 23, 4800 openings each): once alone (held-out 0.4441 -> 0.4420, self-play +36), then
-/// with `THREAT_COUNT_VALUE` (held-out 0.4423 -> 0.4327, self-play 50-30-16 against the
-/// refit alone). Last (session 43), refitted from those values (400 iterations,
-/// `--combo-l2 1e-6`) to the 1444 saved games of Ferrum (HEAD and its variants of
-/// sessions 39-42) against PentaZen at 1000 ms on `freestyle15.txt`: held-out loss
-/// 0.6371 -> 0.6122 (K = 618). Fitted to the games of openings 1-6 alone, it lowered
-/// the loss on those of openings 7-12 only from 0.6343 to 0.6301: most of the gain is
-/// about the positions those openings lead to. Against PentaZen at 1000 ms: 147-94-14
-/// in 255 (60.4 %, sessions 43-44), where the tables before scored 48.4 % over sessions
-/// 39-43; in self-play against them on 417 random openings at 200 ms, 421-403-10
-/// (51.1 %).
+/// All three tables (with `COMBO_VALUE`, `THREAT_COUNT_VALUE`) were fitted together
+/// by `pbrain-ferrum tune` to game results: PentaZen's self-play games first, then
+/// refitted to Ferrum's own games against PentaZen, which lowered the held-out loss
+/// and won more games (evidence: docs/evidence-from-src-search.md, "Evaluation weights
+/// fit").
+///
 /// The fit trades line patterns, combinations, threat classes and their counts
 /// against each other (a cell's threat class follows from its patterns), so
 /// single entries, some negative, mean little on their own.
@@ -89,8 +75,8 @@ pub const COUNT_BUCKETS: usize = 4;
 
 /// Bonus for a side's number of cells in each `THREAT_GROUP`, indexed by view, group,
 /// then count bucket (1/16 units), added to each position's pattern evaluation before
-/// the two-ply mean (counted in the position alone it fitted as well but lost in
-/// self-play, -33 +/- 67). Fitted by `pbrain-ferrum tune` with the tables above.
+/// the two-ply mean (counted in the position alone it fitted as well but played worse:
+/// evidence: docs/evidence-from-src-search.md, "Threat count bonus"). Fitted by `pbrain-ferrum tune` with the tables above.
 pub const THREAT_COUNT_VALUE: [[[i32; COUNT_BUCKETS]; COUNT_GROUPS]; 2] = [
     [
         [-629, 693, 1121, 2824],

@@ -2,9 +2,9 @@
 //! move there has refuted positions (beta cut-offs), weighted by depth. It adds to the
 //! ordering score of every move at the cell.
 //!
-//! Its gain is not shown (strength log, session 65): with the bonus at zero the play
-//! won 62.5 % of 80 self-play games at 200 ms but was even against PentaZen (77.0 % in
-//! 102, paired +0.01 +/- 0.06 with the play as it is).
+//! It is kept as the one history of the search: neither its gain nor the richer
+//! histories tried beside it are shown against PentaZen (evidence:
+//! docs/evidence-from-src-search.md, "History").
 
 use crate::board::types::CELLS;
 use crate::board::{Color, Pos};
@@ -30,17 +30,11 @@ impl History {
         self.table[p.idx()][c.idx()] / ORDER_DIVISOR
     }
 
-    /// A quiet move of `c` at `p` cut off at `depth`: it gains depth squared, times 16.
-    ///
-    /// Not kept (strength log, sessions 26 and 42): a malus for the quiet moves searched
-    /// before the cut-off (even with HEAD in session 26, 46.7 % against PentaZen in
-    /// session 42), and with it a quiet move's late-move reduction moved by its history
-    /// (50.8 % in 182 games: even); continuation histories beside this one, per pair
-    /// of cells (the opponent's last move and our move before it, each to the move cut
-    /// off; 62.8 % in 180 games against PentaZen, paired +0.01 +/- 0.05 with the
-    /// control: even, session 58); the table kept from one move's search to the next
-    /// (halved at each search, emptied at a new game; 59.9 % in 223 games, paired
-    /// -0.056 +/- 0.042 with the control: worse, session 59; session 34 had -0.02).
+    /// A quiet move of `c` at `p` cut off at `depth`: it gains depth squared, times
+    /// `HISTORY_BONUS`. Only the cut-off move is rewarded, and the table starts empty
+    /// at each search: a malus for the moves before it and a table kept between
+    /// searches played no better (evidence: docs/evidence-from-src-search.md,
+    /// "History").
     pub fn reward(&mut self, p: Pos, c: Color, depth: i32) {
         let e = &mut self.table[p.idx()][c.idx()];
         *e += depth * depth * HISTORY_BONUS;

@@ -165,10 +165,9 @@ pub fn search(
     }
     let mut limits = limits.clone();
     if limits.root_tactics && limits.exclude.is_empty() {
-        // At most an eighth of the move's time (in 1000 ms games the two VCFs took at
-        // most 11 ms in 99 % of the moves); nothing at all when asked to answer at
-        // once. While the root tactics had a VCT, it used up the whole eighth in 45 %
-        // of the moves (strength log, session 60).
+        // A share of the move's time (the two VCFs need only milliseconds); nothing at
+        // all when asked to answer at once (evidence: docs/evidence-from-src-search.md,
+        // "Root tactics without a VCT").
         let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
         let cutoff = crate::tactics::cutoff::Cutoff {
             deadline: limits.start.checked_add(budget),

@@ -1,6 +1,6 @@
-//! How much of the tree a node searches: late-move reductions, the move-count and
-//! width limits, and the static pruning margins. Every figure here was chosen by
-//! matches (the strength log, docs/strength-log.md, has them).
+//! How much of the tree a node searches: the late-move reductions and the move-count
+//! and width limits, precomputed from their formulas, and the value the static pruning
+//! compares with its margins. The formulas' numbers are in `params.rs`.
 
 use super::params::{LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, WIDTH_CALM, WIDTH_SHARP};
 use super::score::is_mate;
@@ -60,14 +60,9 @@ fn tabled<T>(
     }
 }
 
-/// Late-move reduction in plies for a quiet move: the product / 2, truncated (PentaZen
-/// 0.4.18's divisor; a non-PV node adds a ply). The divisor was 1.3, part of the
-/// pruning set that won 152-71-8 in self-play; against PentaZen at 1000 ms 2.0 scored
-/// 78-71-18 in 167 games (52.1 %) where 1.3 scored 79-90-15 in 184 (47.0 %), played
-/// side by side (strength log, session 24); 2.5 (with the threat moves' divisor) scored
-/// 26-32-1 in 59 (strength log, session 42). A ply more when the side to move's
-/// evaluation has not improved (chess engines' rule) scored even: 61-33-14 in 108
-/// against PentaZen, paired +0.03 and -0.02 with HEAD (strength log, session 51).
+/// Late-move reduction in plies for a quiet move: the product / `LMR_DIVISOR`,
+/// truncated (a non-PV node adds a ply). Smaller and larger divisors lost (evidence:
+/// docs/evidence-from-src-search.md, "Late-move reduction divisor").
 pub fn lmr(depth: i32, i: usize) -> i32 {
     tabled(
         depth,
@@ -82,7 +77,7 @@ fn lmr_formula(depth: i32, i: usize) -> i32 {
 }
 
 /// Late-move reduction for a move that makes or stops a three or a four: milder, the
-/// product / 2 rounded (PentaZen 0.4.18 reduces every late move so).
+/// product / `LMR_DIVISOR` rounded (PentaZen 0.4.18 reduces every late move so).
 pub fn lmr_threat(depth: i32, i: usize) -> i32 {
     tabled(
         depth,
@@ -139,9 +134,9 @@ fn width_formula(depth: i32, calm: bool) -> usize {
 /// node's stored search score where that bound is tighter (an exact score, a lower
 /// bound above the evaluation, an upper bound below it), as PentaZen 0.4.18 prunes.
 /// `stored` is the table's score, already relative to this ply, with its bound; mate
-/// scores are left out, the margins being sized for evaluations. Against PentaZen at
-/// 1000 ms it scored 53.7 % in 175 games beside the evaluation alone's 42.8 % in 104
-/// (strength log, session 39).
+/// scores are left out, the margins being sized for evaluations. It prunes on the best
+/// estimate of the node's value (evidence: docs/evidence-from-src-search.md, "Pruning
+/// value").
 pub fn pruning_value(eval: i32, stored: Option<(i32, Bound)>) -> i32 {
     match stored {
         Some((score, Bound::Exact)) if !is_mate(score) => score,

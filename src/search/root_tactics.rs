@@ -1,11 +1,9 @@
 //! Tactics at the root, before the alpha-beta search: play a proven VCF win, and when
 //! the opponent threatens a VCF, keep only the moves that stop it.
 //!
-//! There was a VCT here too (ours, then the opponent's), until session 60: in 1000 ms
-//! games against PentaZen it ran to the end of the tactics' time (an eighth of the
-//! move's) in 45 % of the moves, and 178 of the 179 wins the root tactics played had
-//! been found by the main search the move before. Without it the main search
-//! completed 1.7 plies more in the middle game (strength log, session 60).
+//! No VCT here: it took the tactics' whole time in many moves, while the main search
+//! found almost every such win itself, and deeper without it (evidence:
+//! docs/evidence-from-src-search.md, "Root tactics without a VCT").
 
 use super::params::{OWN_VCF_NODES, RECHECK_NODES, THEIR_VCF_NODES};
 use crate::board::{Board, Pos};

@@ -62,7 +62,8 @@ fn tt_cut(e: TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32, pv_node: bo
 /// `new_depth` minus it. Quiet moves are reduced from the third move on, threat moves
 /// (a three or four made or stopped) from the second, by less: threat moves are most
 /// of the late moves in the tree, so leaving them whole left the reductions almost
-/// unused. The reduced search keeps at least one ply.
+/// unused (evidence: docs/evidence-from-src-search.md, "Threat moves reduced"). The
+/// reduced search keeps at least one ply.
 #[inline(always)]
 fn reduction(depth: i32, new_depth: i32, i: usize, quiet: bool, pv_node: bool) -> i32 {
     let reduction = if quiet && depth >= LMR_QUIET_MIN_DEPTH && i >= LMR_QUIET_FIRST_MOVE {
@@ -348,7 +349,8 @@ impl<'a> Worker<'a> {
                 ControlFlow::Continue(v) => v,
             };
         self.evals[ply] = static_eval;
-        // Unknown counts as improving: prune less.
+        // Unknown counts as improving: prune less (evidence:
+        // docs/evidence-from-src-search.md, "Improving").
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
             (Some(now), Some(before)) => now > before,
             _ => true,
@@ -656,9 +658,8 @@ impl<'a> Worker<'a> {
     }
 
     /// A quiet move cut off: it becomes the counter-move and a killer, and the history
-    /// rewards it. Not kept (strength log, session 61): the same reward for a quiet table
-    /// move whose stored bound cuts, with the killers two plies down cleared at every
-    /// node (Stockfish's rules; 27-13-5 in 45 against PentaZen, paired +0.00).
+    /// rewards it. Only searched cut-offs are rewarded (evidence:
+    /// docs/evidence-from-src-search.md, "Cut-off rewards").
     fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {
         if let Some((last, _)) = self.board.last_move() {
             self.counter[last.idx()][us.idx()] = mv;

@@ -1,10 +1,10 @@
 //! The threat solvers' tables, kept by the engine from one search to the next.
 //!
 //! Each search runs a handful of VCF solvers (a 2 MB failure table each: two at the
-//! root, one per search thread). Made anew for every search, their pages came fresh
-//! from the kernel, zeroed as the search first touched them (with the root VCT's proof
-//! tables of the time, about a third of the default `bench`'s time went to that:
-//! session 52's `perf`). Kept here, a table is emptied for the next search in constant
+//! root, one per search thread). Made anew for every search, their pages would come
+//! fresh from the kernel, zeroed as the search first touched them, a large part of a
+//! short search's time (evidence: docs/evidence-from-src-search.md, "Solver memory").
+//! Kept here, a table is emptied for the next search in constant
 //! time (a new salt), and the memory is known when the transposition table is sized
 //! against `max_memory`.
 

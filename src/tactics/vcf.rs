@@ -438,8 +438,8 @@ impl<'a> VcfSolver<'a> {
 
 /// The attacker's legal fours, the most promising first: fours on a line through the
 /// attacker's last stone (the attack it just started goes on there; quintet orders its
-/// VCF so too), then by threat class. Against class first with a nearness bonus, this
-/// took 21 % fewer nodes on the shared VCF puzzles (1.45 M -> 1.16 M) and played even.
+/// VCF so too), then by threat class: the fewest nodes on the VCF puzzles of the orders
+/// measured (evidence: docs/evidence-from-src-search.md, "VCF four order").
 pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
     let last = last_stone(board, attacker);
     let mut fours: Vec<(Pos, i32)> = board
@@ -477,9 +477,9 @@ fn follows_up(board: &Board, attacker: Color, last: Option<Pos>, p: Pos) -> bool
 /// another four on another line, or, in renju, a block the defender may be forbidden.
 /// After a bare four and its block the attacker has no four point it did not have
 /// before; a line that needs such a four is given up (the depth-limited searches at
-/// the end of a line have their own, exact filter, `fours_within`). Against PentaZen
-/// at 1000 ms: 100-88-12 in two runs (53.0 %), where the build without it scored
-/// 82-84-17 in 183 games (49.5 %): at least even, the gain within the noise.
+/// the end of a line have their own, exact filter, `fours_within`). It cuts the leaf
+/// VCF's cost and played at least even (evidence: docs/evidence-from-src-search.md,
+/// "Narrow VCF").
 fn makes_more_than_a_four(board: &Board, attacker: Color, p: Pos) -> bool {
     board.threat(attacker, p) >= Threat::BLOCK4_FLEX3
         || (0..DIRS.len()).any(|d| {

@@ -31,16 +31,10 @@ impl Worker<'_> {
 
     /// Quiescence: stand pat on the static evaluation unless a five decides, a five
     /// must be blocked (searched on), or the side to move has a four and a bounded VCF
-    /// proves the win. Session 30's threat quiescence also played open threes and
-    /// proved a side facing one lost when every answer lost: without it the search
-    /// completes about half a ply more in 1000 ms games and scored no worse against
-    /// PentaZen (strength log, session 48). Not kept either (strength log, session 52;
-    /// each even with HEAD against PentaZen): the table's bound as the stand pat where
-    /// it is tighter, with a stored proven score returned at once (Rapfi's and
-    /// Stockfish's quiescence read the table so; 63.2 % in 68 games, paired -0.02
-    /// +/- 0.08), and fours that make something on another line played for their value,
-    /// the block being forced (Rapfi's quiescence is such a four search; 65.9 % in
-    /// 129).
+    /// proves the win. It plays no threes and reads no table: a threat quiescence cost
+    /// half a ply of depth for nothing, and the table's bound as the stand pat or a
+    /// four search played even (evidence: docs/evidence-from-src-search.md, "Threat
+    /// quiescence").
     pub(super) fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.tick();
         self.pv[ply].clear();
