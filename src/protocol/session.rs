@@ -9,6 +9,7 @@ use crate::board::{Board, Cell, Color, Pos, Rule};
 use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
 use crate::search::movegen::any_legal_move;
+use crate::search::params::time::LATE_GRACE;
 use crate::search::quick_move;
 use crate::search::score::format_score;
 use crate::search::{Limits, Progress};
@@ -44,12 +45,6 @@ enum Opening {
     Swap1,
     Swap2,
 }
-
-/// A search that has not answered this long after its hard limit is stopped, and a move
-/// request is answered at once with the search's last completed iteration: on a busy
-/// machine the search thread can be off the CPU for tens of milliseconds, and the
-/// protocol thread, which sleeps until then, is woken sooner.
-const LATE_GRACE: Duration = Duration::from_millis(2);
 
 /// A search on its own thread.
 struct Running {
