@@ -73,7 +73,7 @@ fn zeroed_words(len: usize) -> Option<Box<[AtomicU64]>> {
     let words = Box::<[AtomicU64]>::new_zeroed_slice(len);
     // SAFETY: all-zero bytes are a valid AtomicU64. Safe code has no zeroed slice of
     // atomics, and writing the zeros would touch every page (resident memory before the
-    // first search; evidence: docs/evidence-from-src-search.md, "Zeroed transposition
+    // first search; evidence: docs/strength-log.md, "Zeroed transposition
     // table").
     Some(unsafe { words.assume_init() })
 }

@@ -27,7 +27,7 @@ impl Board {
 /// position's pattern evaluation and (negated) the one before the last move. A pattern
 /// evaluation alone swings with whoever moved last (the mover's new shapes count at
 /// once, the reply is not on the board yet); the two-ply mean damps that swing, as
-/// PentaZen's evaluation does (evidence: docs/evidence-from-src-search.md, "Two-ply mean
+/// PentaZen's evaluation does (evidence: docs/strength-log.md, "Two-ply mean
 /// evaluation"). Each
 /// position's evaluation is its cells' scores plus the bonus for how many threat cells
 /// of each group either side has and the value of its threat mask (who has which

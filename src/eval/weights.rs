@@ -19,7 +19,7 @@ pub use crate::board::cell_scores::UNIT_SHIFT;
 /// All three tables (with `COMBO_VALUE`, `THREAT_COUNT_VALUE`) were fitted together
 /// by `pbrain-ferrum tune` to game results: PentaZen's self-play games first, then
 /// refitted to Ferrum's own games against PentaZen, which lowered the held-out loss
-/// and won more games (evidence: docs/evidence-from-src-search.md, "Evaluation weights
+/// and won more games (evidence: docs/strength-log.md, "Evaluation weights
 /// fit").
 ///
 /// The fit trades line patterns, combinations, threat classes and their counts
@@ -76,7 +76,7 @@ pub const COUNT_BUCKETS: usize = 4;
 /// Bonus for a side's number of cells in each `THREAT_GROUP`, indexed by view, group,
 /// then count bucket (1/16 units), added to each position's pattern evaluation before
 /// the two-ply mean (counted in the position alone it fitted as well but played worse:
-/// evidence: docs/evidence-from-src-search.md, "Threat count bonus"). Fitted by `pbrain-ferrum tune` with the tables above.
+/// evidence: docs/strength-log.md, "Threat count bonus"). Fitted by `pbrain-ferrum tune` with the tables above.
 pub const THREAT_COUNT_VALUE: [[[i32; COUNT_BUCKETS]; COUNT_GROUPS]; 2] = [
     [
         [-629, 693, 1121, 2824],

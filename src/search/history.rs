@@ -4,7 +4,7 @@
 //!
 //! It is kept as the one history of the search: neither its gain nor the richer
 //! histories tried beside it are shown against PentaZen (evidence:
-//! docs/evidence-from-src-search.md, "History").
+//! docs/strength-log.md, "History").
 
 use crate::board::types::CELLS;
 use crate::board::{Color, Pos};
@@ -33,7 +33,7 @@ impl History {
     /// A quiet move of `c` at `p` cut off at `depth`: it gains depth squared, times
     /// `HISTORY_BONUS`. Only the cut-off move is rewarded, and the table starts empty
     /// at each search: a malus for the moves before it and a table kept between
-    /// searches played no better (evidence: docs/evidence-from-src-search.md,
+    /// searches played no better (evidence: docs/strength-log.md,
     /// "History").
     pub fn reward(&mut self, p: Pos, c: Color, depth: i32) {
         let e = &mut self.table[p.idx()][c.idx()];

@@ -166,7 +166,7 @@ pub fn search(
     let mut limits = limits.clone();
     if limits.root_tactics && limits.exclude.is_empty() {
         // A share of the move's time (the two VCFs need only milliseconds); nothing at
-        // all when asked to answer at once (evidence: docs/evidence-from-src-search.md,
+        // all when asked to answer at once (evidence: docs/strength-log.md,
         // "Root tactics without a VCT").
         let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
         let cutoff = crate::tactics::cutoff::Cutoff {

@@ -2,7 +2,7 @@
 //!
 //! Depths and plies are in plies, margins and bonuses in evaluation units (the units of
 //! `eval::evaluate`), node budgets in solver nodes. Each figure was set by matches or by
-//! measurement (evidence: docs/strength-log.md; docs/evidence-from-src-search.md for
+//! measurement (evidence: docs/strength-log.md; docs/strength-log.md for
 //! what the code's comments used to quote). The threat solvers' own budgets stay with
 //! them in `tactics` (the solvers do not depend on the search); knobs that change only
 //! speed, never play (the picker's `PICKED_ONE_BY_ONE`, table sizes), stay with their
@@ -24,7 +24,7 @@ pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 // Static pruning at quiet non-PV nodes (`Worker::static_prune`)
 // ---------------------------------------------------------------------------------
 // Pruning more than this lost; pruning less did not gain, and reverse futility at every
-// depth converted fewer won positions (evidence: docs/evidence-from-src-search.md,
+// depth converted fewer won positions (evidence: docs/strength-log.md,
 // "Static pruning margins").
 
 /// Deepest node where reverse futility returns the evaluation when it beats beta by
@@ -46,7 +46,7 @@ pub const FUTILITY_MARGIN: i32 = 190;
 // Singular extension (`Worker::singular_extension`)
 // ---------------------------------------------------------------------------------
 // A small margin chains extensions and multiplies the nodes (evidence:
-// docs/evidence-from-src-search.md, "Singular extension").
+// docs/strength-log.md, "Singular extension").
 
 /// Least depth at which the table move is tested for singularity (plies).
 pub const SE_MIN_DEPTH: i32 = 8;
@@ -63,7 +63,7 @@ pub const SE_TT_DEPTH_SLACK: i32 = 3;
 
 /// Late-move reductions are ln(depth) * ln(move number) / this (plies; PentaZen
 /// 0.4.18's divisor): truncated for quiet moves, rounded for threat moves. Reducing
-/// more lost (evidence: docs/evidence-from-src-search.md, "Late-move reduction
+/// more lost (evidence: docs/strength-log.md, "Late-move reduction
 /// divisor").
 pub const LMR_DIVISOR: f64 = 2.0;
 /// Least depth at which a late quiet move is reduced (plies).
@@ -93,7 +93,7 @@ pub const WIDTH_MIN_PLY: usize = 2;
 
 /// Move-ordering value of each threat class we make, by `Threat.0` (hand-set; with the
 /// cells' evaluation scores they order the moves, and a fitted order played no better:
-/// evidence: docs/evidence-from-src-search.md, "Move-ordering values").
+/// evidence: docs/strength-log.md, "Move-ordering values").
 pub const ATTACK: [i32; crate::board::Threat::COUNT] = [
     0, -1000, 60, 50, 160, 180, 400, 500, 900, 300, 700, 2500, 8000, 100000,
 ];
@@ -113,7 +113,7 @@ pub const KILLER_BONUS: i32 = 150;
 /// Ordering bonus of the counter-move (evaluation units of the ordering score).
 pub const COUNTER_BONUS: i32 = 100;
 /// History reward of a quiet cut-off: depth squared times this (evidence:
-/// docs/evidence-from-src-search.md, "History").
+/// docs/strength-log.md, "History").
 pub const HISTORY_BONUS: i32 = 16;
 /// Once a history entry passes this the whole table is halved, so old refutations
 /// fade as the tree changes.
@@ -127,7 +127,7 @@ pub const HISTORY_ORDER_DIVISOR: i32 = 64;
 
 /// Most of our fours the leaf VCF may chain (attacker moves, the five included). A
 /// bounded solver replaced a plain four-chain search, whose cost exploded in sharp
-/// positions (evidence: docs/evidence-from-src-search.md, "Leaf VCF").
+/// positions (evidence: docs/strength-log.md, "Leaf VCF").
 pub const QS_VCF_LENGTH: u32 = 12;
 /// Nodes the leaf VCF may spend per leaf; the narrow VCF hardly ever reaches it.
 pub const QS_VCF_NODES: u64 = 300;
@@ -159,11 +159,11 @@ pub const HELPERS_PER_SKIP_RUN: usize = 4;
 
 /// Time management: the move's budget (`timeman::TimeControl::budget`), the soft
 /// limit's stretch between iterations (`timeman::SoftScale`; evidence:
-/// docs/evidence-from-src-search.md, "Soft limit"), and the clock checks.
+/// docs/strength-log.md, "Soft limit"), and the clock checks.
 pub mod time {
     /// The root tactics get 1 / this of the move's time: the two VCFs need only
     /// milliseconds, and the main search finds most wins itself (evidence:
-    /// docs/evidence-from-src-search.md, "Root tactics without a VCT").
+    /// docs/strength-log.md, "Root tactics without a VCT").
     pub const TACTICS_SHARE: u32 = 8;
     /// Nodes between clock checks on the main thread.
     pub const CHECK_EVERY: u64 = 256;

@@ -62,7 +62,7 @@ fn tabled<T>(
 
 /// Late-move reduction in plies for a quiet move: the product / `LMR_DIVISOR`,
 /// truncated (a non-PV node adds a ply). Smaller and larger divisors lost (evidence:
-/// docs/evidence-from-src-search.md, "Late-move reduction divisor").
+/// docs/strength-log.md, "Late-move reduction divisor").
 pub fn lmr(depth: i32, i: usize) -> i32 {
     tabled(
         depth,
@@ -135,7 +135,7 @@ fn width_formula(depth: i32, calm: bool) -> usize {
 /// bound above the evaluation, an upper bound below it), as PentaZen 0.4.18 prunes.
 /// `stored` is the table's score, already relative to this ply, with its bound; mate
 /// scores are left out, the margins being sized for evaluations. It prunes on the best
-/// estimate of the node's value (evidence: docs/evidence-from-src-search.md, "Pruning
+/// estimate of the node's value (evidence: docs/strength-log.md, "Pruning
 /// value").
 pub fn pruning_value(eval: i32, stored: Option<(i32, Bound)>) -> i32 {
     match stored {

@@ -3,7 +3,7 @@
 //!
 //! No VCT here: it took the tactics' whole time in many moves, while the main search
 //! found almost every such win itself, and deeper without it (evidence:
-//! docs/evidence-from-src-search.md, "Root tactics without a VCT").
+//! docs/strength-log.md, "Root tactics without a VCT").
 
 use super::params::{OWN_VCF_NODES, RECHECK_NODES, THEIR_VCF_NODES};
 use crate::board::{Board, Pos};

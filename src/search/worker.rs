@@ -62,7 +62,7 @@ fn tt_cut(e: TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32, pv_node: bo
 /// `new_depth` minus it. Quiet moves are reduced from the third move on, threat moves
 /// (a three or four made or stopped) from the second, by less: threat moves are most
 /// of the late moves in the tree, so leaving them whole left the reductions almost
-/// unused (evidence: docs/evidence-from-src-search.md, "Threat moves reduced"). The
+/// unused (evidence: docs/strength-log.md, "Threat moves reduced"). The
 /// reduced search keeps at least one ply.
 #[inline(always)]
 fn reduction(depth: i32, new_depth: i32, i: usize, quiet: bool, pv_node: bool) -> i32 {
@@ -350,7 +350,7 @@ impl<'a> Worker<'a> {
             };
         self.evals[ply] = static_eval;
         // Unknown counts as improving: prune less (evidence:
-        // docs/evidence-from-src-search.md, "Improving").
+        // docs/strength-log.md, "Improving").
         let improving = match (static_eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
             (Some(now), Some(before)) => now > before,
             _ => true,
@@ -361,7 +361,7 @@ impl<'a> Worker<'a> {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(list) => list,
         };
-        // The root orders like any node (evidence: docs/evidence-from-src-search.md,
+        // The root orders like any node (evidence: docs/strength-log.md,
         // "Root move order").
         let keys = std::mem::take(&mut self.pick_keys[ply]);
         let killers = &self.killers[ply];
@@ -386,7 +386,7 @@ impl<'a> Worker<'a> {
             // far loses, so a node is scored lost only once all its moves lose: the
             // pruning can hide a win but never make one up, and a win found here needs
             // no second search without the pruning (evidence:
-            // docs/evidence-from-src-search.md, "Cautious re-search").
+            // docs/strength-log.md, "Cautious re-search").
             // The width keeps the fours that make more than a four, and a plain four
             // that continues a four chain (the opponent has just blocked our four, and
             // this one is on a line through that four's stone, within four cells): a
@@ -407,7 +407,7 @@ impl<'a> Worker<'a> {
             // A quiet move makes less than two twos (or a closed three with a two) and
             // stops less than a three. Our two-twos are the quiet moves a three-three
             // attack grows from: they are reduced like threat moves and never cut by the
-            // move count (evidence: docs/evidence-from-src-search.md, "Two-twos").
+            // move count (evidence: docs/strength-log.md, "Two-twos").
             let quiet = mine < Threat::FLEX2_2X && self.board.threat(them, mv) < Threat::FLEX3;
             // Move-count pruning: late quiet moves of non-PV nodes are not searched once
             // a move has given a real score.
@@ -582,7 +582,7 @@ impl<'a> Worker<'a> {
     /// Step 4 of `search`: the width limit, moves searched at a node below the first
     /// plies (PentaZen's shape): a board with a four or an open three on it needs fewer
     /// moves than a quiet one. None in renju, where it lost in self-play (evidence:
-    /// docs/evidence-from-src-search.md, "Width limit in renju").
+    /// docs/strength-log.md, "Width limit in renju").
     #[inline(always)]
     fn width(&self, depth: i32, ply: usize, forced: bool) -> usize {
         if ply >= WIDTH_MIN_PLY && !forced && !self.board.rule().has_forbidden(Color::Black) {
@@ -659,7 +659,7 @@ impl<'a> Worker<'a> {
 
     /// A quiet move cut off: it becomes the counter-move and a killer, and the history
     /// rewards it. Only searched cut-offs are rewarded (evidence:
-    /// docs/evidence-from-src-search.md, "Cut-off rewards").
+    /// docs/strength-log.md, "Cut-off rewards").
     fn reward(&mut self, mv: Pos, us: Color, depth: i32, ply: usize) {
         if let Some((last, _)) = self.board.last_move() {
             self.counter[last.idx()][us.idx()] = mv;

@@ -3,7 +3,7 @@
 //! Each search runs a handful of VCF solvers (a 2 MB failure table each: two at the
 //! root, one per search thread). Made anew for every search, their pages would come
 //! fresh from the kernel, zeroed as the search first touched them, a large part of a
-//! short search's time (evidence: docs/evidence-from-src-search.md, "Solver memory").
+//! short search's time (evidence: docs/strength-log.md, "Solver memory").
 //! Kept here, a table is emptied for the next search in constant
 //! time (a new salt), and the memory is known when the transposition table is sized
 //! against `max_memory`.

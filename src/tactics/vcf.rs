@@ -439,7 +439,7 @@ impl<'a> VcfSolver<'a> {
 /// The attacker's legal fours, the most promising first: fours on a line through the
 /// attacker's last stone (the attack it just started goes on there; quintet orders its
 /// VCF so too), then by threat class: the fewest nodes on the VCF puzzles of the orders
-/// measured (evidence: docs/evidence-from-src-search.md, "VCF four order").
+/// measured (evidence: docs/strength-log.md, "VCF four order").
 pub fn four_moves(board: &mut Board, attacker: Color) -> Vec<Pos> {
     let last = last_stone(board, attacker);
     let mut fours: Vec<(Pos, i32)> = board
@@ -478,7 +478,7 @@ fn follows_up(board: &Board, attacker: Color, last: Option<Pos>, p: Pos) -> bool
 /// After a bare four and its block the attacker has no four point it did not have
 /// before; a line that needs such a four is given up (the depth-limited searches at
 /// the end of a line have their own, exact filter, `fours_within`). It cuts the leaf
-/// VCF's cost and played at least even (evidence: docs/evidence-from-src-search.md,
+/// VCF's cost and played at least even (evidence: docs/strength-log.md,
 /// "Narrow VCF").
 fn makes_more_than_a_four(board: &Board, attacker: Color, p: Pos) -> bool {
     board.threat(attacker, p) >= Threat::BLOCK4_FLEX3

@@ -33,7 +33,7 @@ impl Worker<'_> {
     /// must be blocked (searched on), or the side to move has a four and a bounded VCF
     /// proves the win. It plays no threes and reads no table: a threat quiescence cost
     /// half a ply of depth for nothing, and the table's bound as the stand pat or a
-    /// four search played even (evidence: docs/evidence-from-src-search.md, "Threat
+    /// four search played even (evidence: docs/strength-log.md, "Threat
     /// quiescence").
     pub(super) fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
         self.tick();
