@@ -140,7 +140,11 @@ fn signed(score: i32) -> String {
 
 /// Runs the analysis: writes the header, one line per iteration and the result to
 /// `out`. `stop` ends the search early (the caller sets it on Enter).
-pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> Result<(), String> {
+pub(crate) fn analyze(
+    o: &Options,
+    stop: &AtomicBool,
+    out: &mut (dyn Write + Send),
+) -> Result<(), String> {
     let board = position(o)?;
     let side = if board.to_move() == crate::board::Color::Black {
         "Black"

@@ -92,7 +92,7 @@ impl std::ops::AddAssign for ScanCounts {
 
 /// A move the list leaves out that matters.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
+pub(crate) enum Finding {
     /// The first move of the side to move's VCT.
     Attack { moves: Vec<Pos>, first: Pos },
     /// A move after which the opponent's VCT fails, where every listed move loses.
@@ -113,25 +113,25 @@ fn vct(board: &mut Board, nodes: u64) -> VcfResult {
 }
 
 /// A move generator under test: the moves it lists for the side to move.
-pub type ListOf = fn(&mut Board) -> Vec<Pos>;
+pub(crate) type ListOf = fn(&mut Board) -> Vec<Pos>;
 
 /// The search's move list, without history.
-pub fn search_list(board: &mut Board) -> Vec<Pos> {
+pub(crate) fn search_list(board: &mut Board) -> Vec<Pos> {
     move_list(board, |_| 0).into_iter().map(|m| m.0).collect()
 }
 
 /// One scan: the generator it checks (the search's, except in tests), the VCT budget,
 /// the walks' random state, and what it found.
-pub struct Scanner {
-    pub list_of: ListOf,
-    pub nodes: u64,
+pub(crate) struct Scanner {
+    list_of: ListOf,
+    nodes: u64,
     rng: Lcg,
-    pub counts: ScanCounts,
-    pub found: Vec<Finding>,
+    counts: ScanCounts,
+    found: Vec<Finding>,
 }
 
 impl Scanner {
-    pub fn new(list_of: ListOf, nodes: u64, seed: u64) -> Self {
+    pub(crate) fn new(list_of: ListOf, nodes: u64, seed: u64) -> Self {
         Scanner {
             list_of,
             nodes,
@@ -142,7 +142,7 @@ impl Scanner {
     }
 
     /// Checks one node.
-    pub fn node(&mut self, board: &mut Board) {
+    pub(crate) fn node(&mut self, board: &mut Board) {
         if forced_moves(board).is_some() {
             return;
         }
@@ -192,7 +192,7 @@ impl Scanner {
 
     /// Checks `board` and the nodes of `walks` random walks of up to `plies` plies from
     /// it; the board is left as it was.
-    pub fn walk_from(&mut self, board: &mut Board, walks: usize, plies: usize) {
+    pub(crate) fn walk_from(&mut self, board: &mut Board, walks: usize, plies: usize) {
         self.node(board);
         for _ in 0..walks {
             let mut made = 0;

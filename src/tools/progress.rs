@@ -41,12 +41,6 @@ impl Progress {
         self.draw(done, note);
     }
 
-    /// Redraws with `done` items done.
-    pub fn set(&self, done: usize, note: impl FnOnce() -> String) {
-        self.done.store(done, Ordering::Relaxed);
-        self.draw(done, note);
-    }
-
     fn draw(&self, done: usize, note: impl FnOnce() -> String) {
         let Some(drawn) = &self.drawn else {
             return;

@@ -49,21 +49,21 @@ pub struct Puzzle {
     /// The puzzle says there is no win (`kind` "no_vcf" / "no_vct").
     pub expects_no_win: bool,
     /// What the puzzle asks for, from its `kind`: a VCF only, a VCT, or any win.
-    pub question: Question,
+    pub(crate) question: Question,
     /// Most attacker moves of a VCF inside a VCT (`threat_limit` field, quintet's name).
     pub threat_limit: Option<u32>,
 }
 
 /// The kind of win a puzzle asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Question {
+pub(crate) enum Question {
     Vcf,
     Vct,
     Any,
 }
 
 /// The answer for one puzzle.
-pub struct Solution {
+pub(crate) struct Solution {
     pub mv: Option<Pos>,
     pub result: &'static str,
     pub line: Vec<Pos>,
@@ -154,7 +154,7 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
 
 /// Whether a solution answers the puzzle: no win claimed where none is expected; else a
 /// win, starting with a listed answer when the list is complete.
-pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
+pub(crate) fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
     if puzzle.expects_no_win {
         return s.result != "win";
     }
@@ -165,7 +165,7 @@ pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
 /// Solves one puzzle within `opts.time_ms`.
 /// `vcf` is reused from puzzle to puzzle (it forgets what it learnt first): a new
 /// solver's table costs more to clear than most puzzles take.
-pub fn solve_puzzle(
+pub(crate) fn solve_puzzle(
     engine: &Engine,
     vcf: &mut VcfSolver<'static>,
     puzzle: &Puzzle,
@@ -273,7 +273,7 @@ struct Answer<'a> {
     ms: u64,
 }
 
-pub fn solution_json(id: &str, s: &Solution) -> String {
+pub(crate) fn solution_json(id: &str, s: &Solution) -> String {
     let point = |p: Pos| [p.x(), p.y()];
     let answer = Answer {
         id,

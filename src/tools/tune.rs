@@ -154,7 +154,7 @@ type Weights = Vec<f64>;
 /// The finished games of SGF collections and `.psq` files, each with its rule (the
 /// file's, else `rule`) and result (a `.psq` file's from replaying it). Games without
 /// a result are left out: they have no label.
-pub fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
+pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
     let mut games = Vec::new();
     for f in files {
         for mut g in record::read_file(f)? {

@@ -2,7 +2,7 @@
 //! own pair of engine processes, reporting to the main thread, which prints, keeps
 //! the totals and stops early when the SPRT decides.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -18,7 +18,8 @@ use crate::process::Process;
 use crate::psq::Stone;
 use crate::referee::{Reason, Verdict};
 use crate::report::Totals;
-use crate::stats::Sprt;
+use crate::stats::{elo_with_margin, Sprt, Tally};
+use ferrum::tools::progress::Progress;
 
 /// A whole match, as given on the command line.
 #[derive(Debug, Clone)]
@@ -57,6 +58,11 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
     let (tx, rx) = mpsc::channel::<(Result<GameReport, String>, mpsc::Sender<()>)>();
     let mut totals = Totals::default();
     let mut first = Some(first.map(|(p, _)| Some(p)));
+    // On a terminal the game lines already show the score; the progress line is for a
+    // quiet match or one whose output goes to a file.
+    let progress = Progress::new("games", config.games);
+    let progress = (progress.shown() && (config.quiet || !std::io::stdout().is_terminal()))
+        .then_some(progress);
     thread::scope(|scope| -> Result<()> {
         for _ in 0..config.concurrency {
             let tx = tx.clone();
@@ -68,7 +74,12 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         let mut error = None;
         for (report, ack) in rx {
             match report {
-                Ok(report) => record(config, &names, &report, &mut totals, out)?,
+                Ok(report) => {
+                    record(config, &names, &report, &mut totals, out)?;
+                    if let Some(p) = &progress {
+                        p.tick(|| progress_note(&totals.tally));
+                    }
+                }
                 Err(e) => error = error.or(Some(e)),
             }
             if error.is_some() || totals.decision.is_some() {
@@ -78,12 +89,30 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         }
         error.map_or(Ok(()), |e| Err(anyhow!(e)))
     })?;
+    drop(progress);
     write!(
         out,
         "{}",
         crate::report::summary(&names, &totals, config.sprt.as_ref())
     )?;
     Ok((names, totals))
+}
+
+/// Score and Elo so far, from engine A's side.
+fn progress_note(t: &Tally) -> String {
+    let score = format!(
+        "score {}-{}-{} [{:.3}]",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score()
+    );
+    match elo_with_margin(t) {
+        (elo, margin) if elo.is_finite() && margin.is_finite() => {
+            format!("{score} elo {elo:+.0} +/- {margin:.0}")
+        }
+        _ => score,
+    }
 }
 
 /// Starts an engine and asks its name. Every (re)start gets ABOUT, as in c-gomoku-cli.
