@@ -12,18 +12,13 @@
 # the change must then win a match). Environment: ARENA (default
 # target/release/ferrum-arena), FERRUM (the tune tool, default target/release/pbrain-ferrum),
 # TURN_MS (default 60), RULE (default 0), SEED (default 1), CONCURRENCY (default 2),
-# TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: the tables were
-# fitted to PentaZen 0.4.18's games against itself (seeds 11, 23 and 37: 800, 2400 and
-# 1600 openings, about 55 minutes on 2 cores), then refitted from those values to seed
-# 11 with 4800 openings (55 minutes; TUNE_ARGS="--iterations 800 --combo-l2 1e-7"),
-# then to seed 23 with 4800 openings and seed 11's games (given after DIR), twice: the
-# cell tables alone, then with the threat-count bonuses. Last (session 43) they were
-# refitted without this script, by `pbrain-ferrum tune --rule 0 GAMES...` on the .psq
-# files that PentaZen matches saved (`scripts/match.sh` with EXTRA="--psq DIR").
+# TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: a stronger
+# engine's games teach the evaluation more (how the current tables were fitted:
+# docs/evidence-from-src-tools.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 engine=$1

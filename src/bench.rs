@@ -2,7 +2,7 @@
 //! thread and a fixed, cleared TT. The total node count is the search's signature:
 //! identical on every run and machine for the same code.
 
-use crate::board::{Board, Color, Rule};
+use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
@@ -83,23 +83,14 @@ const POSITIONS: &[BenchPosition] = &[
     },
 ];
 
-/// Parses move-list notation ("h8": letter = x, number = y + 1).
-pub fn parse_notation(board: &Board, s: &str) -> Option<crate::board::Pos> {
-    let s = s.trim().to_ascii_lowercase();
-    let letter = s.chars().next()?;
-    if !letter.is_ascii_lowercase() {
-        return None;
-    }
-    let x = letter as i64 - 'a' as i64;
-    let y: i64 = s[1..].parse().ok()?;
-    board.pos(x, y - 1)
-}
-
 fn setup(pos: &BenchPosition) -> Board {
     let mut board = Board::new(pos.size, pos.size, pos.rule).expect("bench size");
     for (list, color) in [(pos.black, Color::Black), (pos.white, Color::White)] {
         for m in list.split_whitespace() {
-            let p = parse_notation(&board, m).expect("bench move");
+            let (x, y) = Pos::parse_notation(m).expect("bench move");
+            let p = board
+                .pos(x as i64, y as i64)
+                .expect("bench move on the board");
             board.make(p, color);
         }
     }

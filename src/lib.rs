@@ -1,12 +1,12 @@
 //! Ferrum: a Gomoku/Renju engine for the Gomocup ("pbrain") protocol.
 
-pub mod arena;
 pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod logging;
 pub mod protocol;
+pub mod record;
 pub mod search;
 pub mod sysmem;
 pub mod tactics;
@@ -14,10 +14,11 @@ pub mod timeman;
 pub mod tt;
 
 pub mod tools {
-    //! Helpers for the command-line tools and tests.
+    //! The subcommands of `pbrain-ferrum` other than the protocol.
     pub mod analyze;
-    pub mod json;
     pub mod move_scan;
+    pub mod parallel;
+    pub mod progress;
     pub mod sample;
     pub mod solve;
     pub mod tune;

@@ -6,8 +6,22 @@
 use ferrum::board::{Board, Color, Pos, Rule};
 use ferrum::engine::Engine;
 use ferrum::search::Limits;
-use ferrum::tools::json::{self, Json};
+use serde_json::Value as Json;
 use std::sync::atomic::AtomicBool;
+
+/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
+fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
+    j.as_array()?
+        .iter()
+        .map(|p| match p.as_array()?.as_slice() {
+            [x, y] => Some((
+                i32::try_from(x.as_i64()?).ok()?,
+                i32::try_from(y.as_i64()?).ok()?,
+            )),
+            _ => None,
+        })
+        .collect()
+}
 
 fn cases() -> Vec<Json> {
     let path = concat!(
@@ -18,12 +32,12 @@ fn cases() -> Vec<Json> {
         .expect("tests/data")
         .lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| json::parse(l).unwrap())
+        .map(|l| serde_json::from_str::<Json>(l).unwrap())
         .collect()
 }
 
 fn points(j: Option<&Json>) -> Vec<Pos> {
-    j.and_then(Json::as_points)
+    j.and_then(as_points)
         .unwrap_or_default()
         .into_iter()
         .map(|(x, y)| Pos::from_xy(x as usize, y as usize))

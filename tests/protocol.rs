@@ -1433,19 +1433,35 @@ fn analyze_stops_on_enter() {
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
         "{lines:?}"
     );
-    let (lines, _) = run_analyze(&["--moves", "h8,zz"], false, Duration::from_secs(5));
-    assert!(lines[0].starts_with("analyze: bad move"), "{lines:?}");
+    let err = analyze_refused(&["--moves", "h8,zz"]);
+    assert!(
+        err.contains("--moves") && err.contains("bad move 'zz'"),
+        "{err}"
+    );
+}
+
+/// `analyze ARGS` with a bad argument: exit status 2, nothing on stdout, and the
+/// error on stderr, returned.
+fn analyze_refused(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .arg("analyze")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("running the engine");
+    assert_eq!(out.status.code(), Some(2), "analyze {args:?}");
+    assert!(out.stdout.is_empty(), "analyze {args:?} wrote to stdout");
+    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// `--threads` after the subcommand is the subcommand's own option: analyze's parser
-/// must see it (the program's option loop once took it, leaving analyze on every core).
+/// must see it, or analyze would run on every core.
 #[test]
 fn analyze_reads_its_own_threads_option() {
-    let (lines, _) = run_analyze(&["--threads", "0"], false, Duration::from_secs(5));
-    assert!(
-        lines[0].starts_with("analyze: bad thread count '0'"),
-        "{lines:?}"
-    );
+    let err = analyze_refused(&["--threads", "0"]);
+    assert!(err.contains("'0' for '--threads"), "{err}");
+    let err = analyze_refused(&["--threads", "1", "--bogus"]);
+    assert!(err.contains("--bogus"), "{err}");
 }
 
 // ---------------------------------------------------------------------------------
@@ -1530,5 +1546,25 @@ fn version_and_help_options() {
     assert!(about.contains(&in_about), "{about} lacks {in_about}");
     let out = run("--help");
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).starts_with("usage: pbrain-ferrum"));
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(help.contains("Usage: pbrain-ferrum"), "{help}");
+    for sub in [
+        "bench",
+        "solve",
+        "analyze",
+        "tune",
+        "sample-leaves",
+        "scan-moves",
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .args([sub, "--help"])
+            .output()
+            .expect("running the engine");
+        assert!(out.status.success(), "{sub} --help");
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            help.contains(&format!("Usage: pbrain-ferrum {sub}")),
+            "{help}"
+        );
+    }
 }

@@ -2,9 +2,23 @@
 //! checked by the independent checker scripts/check_line.py (renju lines
 //! need the PyPI package `renju`; scripts/test.sh installs it).
 
-use ferrum::tools::json::{self, Json};
+use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
+fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
+    j.as_array()?
+        .iter()
+        .map(|p| match p.as_array()?.as_slice() {
+            [x, y] => Some((
+                i32::try_from(x.as_i64()?).ok()?,
+                i32::try_from(y.as_i64()?).ok()?,
+            )),
+            _ => None,
+        })
+        .collect()
+}
 
 /// Time per puzzle in CI. Every VCF here is solved in well under 1 s on a quiet machine
 /// (scripts/solve_rates.sh measures that); the slack keeps a busy CI machine from
@@ -50,7 +64,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
     let answers: Vec<Json> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
-        .map(|l| json::parse(l).expect("solve prints JSON lines"))
+        .map(|l| serde_json::from_str::<Json>(l).expect("solve prints JSON lines"))
         .collect();
     assert_eq!(answers.len(), puzzles.len(), "one answer per puzzle");
     let mut failures = Vec::new();
@@ -58,7 +72,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
     // Puzzle objects with our line in place of theirs, for the checker.
     let mut to_check = Vec::new();
     for (text, answer) in puzzles.iter().zip(&answers) {
-        let puzzle = json::parse(text).unwrap();
+        let puzzle = serde_json::from_str::<Json>(text).unwrap();
         let id = puzzle.get("id").and_then(Json::as_str).unwrap().to_string();
         assert_eq!(answer.get("id").and_then(Json::as_str), Some(id.as_str()));
         let kind = puzzle.get("kind").and_then(Json::as_str).unwrap_or("vcf");
@@ -69,7 +83,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
             .map(|a| (a[0].as_i64().unwrap() as i32, a[1].as_i64().unwrap() as i32));
         let answers_list = puzzle
             .get("answers")
-            .and_then(Json::as_points)
+            .and_then(as_points)
             .unwrap_or_default();
         let complete = puzzle
             .get("answers_complete")
@@ -87,7 +101,7 @@ fn solve_and_check(name: &str, puzzles: &[String], time_ms: u64) -> Outcome {
             failures.push(format!("{id}: {kind} answered {result} {mv:?}"));
         }
         if result == "win" && kind == "vcf" {
-            let line = answer.get("line").and_then(Json::as_points).unwrap();
+            let line = answer.get("line").and_then(as_points).unwrap();
             let line_json: Vec<String> = line.iter().map(|(x, y)| format!("[{x},{y}]")).collect();
             // Replace the stored line with ours (the text is one JSON object).
             let body = text.trim_end().trim_end_matches('}');
@@ -185,14 +199,14 @@ fn quintet_slow_vct_white() {
 #[test]
 fn checker_rejects_a_broken_line() {
     let first = slice("renju_vcf.jsonl", 1).remove(0);
-    let puzzle = json::parse(&first).unwrap();
-    let line = puzzle.get("line").and_then(Json::as_points).unwrap();
+    let puzzle = serde_json::from_str::<Json>(&first).unwrap();
+    let line = puzzle.get("line").and_then(as_points).unwrap();
     let short: Vec<String> = line[..line.len() - 2]
         .iter()
         .map(|(x, y)| format!("{x},{y}"))
         .collect();
     let stones = |key: &str| {
-        let pts = puzzle.get(key).and_then(Json::as_points).unwrap();
+        let pts = puzzle.get(key).and_then(as_points).unwrap();
         pts.iter()
             .map(|(x, y)| format!("{x},{y}"))
             .collect::<Vec<_>>()
@@ -286,7 +300,8 @@ fn no_false_win_from_a_misplaced_side_to_move() {
         .output()
         .expect("running solve");
     let _ = std::fs::remove_dir_all(&dir);
-    let answer = json::parse(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+    let answer =
+        serde_json::from_str::<Json>(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
     let result = answer.get("result").and_then(Json::as_str).unwrap();
     assert_ne!(result, "win", "{answer:?}");
 }

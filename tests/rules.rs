@@ -2,8 +2,22 @@
 //! random positions) and incremental structures against rebuilds.
 
 use ferrum::board::{Board, Color, Pos, Rule};
-use ferrum::tools::json::{self, Json};
+use serde_json::Value as Json;
 use std::path::PathBuf;
+
+/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
+fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
+    j.as_array()?
+        .iter()
+        .map(|p| match p.as_array()?.as_slice() {
+            [x, y] => Some((
+                i32::try_from(x.as_i64()?).ok()?,
+                i32::try_from(y.as_i64()?).ok()?,
+            )),
+            _ => None,
+        })
+        .collect()
+}
 
 fn data_file(rel: &str) -> Vec<Json> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -13,7 +27,7 @@ fn data_file(rel: &str) -> Vec<Json> {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
-        .map(|l| json::parse(l).expect("valid JSON line"))
+        .map(|l| serde_json::from_str::<Json>(l).expect("valid JSON line"))
         .collect()
 }
 
@@ -22,7 +36,7 @@ fn board_from(case: &Json) -> Board {
     let size = case.get("size").and_then(Json::as_i64).unwrap() as usize;
     let mut board = Board::new(size, size, rule).unwrap();
     for (key, color) in [("black", Color::Black), ("white", Color::White)] {
-        for (x, y) in case.get(key).and_then(Json::as_points).unwrap() {
+        for (x, y) in case.get(key).and_then(as_points).unwrap() {
             let p = board.pos(x as i64, y as i64).unwrap();
             board.make(p, color);
         }
@@ -74,7 +88,7 @@ fn renju_random_forbidden_positions() {
         let mut board = board_from(case);
         let want: Vec<Pos> = case
             .get("forbidden")
-            .and_then(Json::as_points)
+            .and_then(as_points)
             .unwrap()
             .into_iter()
             .map(|(x, y)| Pos::from_xy(x as usize, y as usize))

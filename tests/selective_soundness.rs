@@ -8,18 +8,16 @@ use ferrum::engine::Engine;
 use ferrum::search::movegen::move_list;
 use ferrum::search::score::WIN_BOUND;
 use ferrum::search::{Limits, SearchResult};
-use ferrum::tools::analyze::{self, parse_move};
+use ferrum::tools::analyze;
 use std::sync::atomic::AtomicBool;
 
 fn pos(s: &str) -> Pos {
-    let (x, y) = parse_move(s).unwrap();
-    Pos::from_xy(x, y)
+    s.parse().unwrap()
 }
 
 /// The position after `moves` (move-list notation, Black first).
 fn board(moves: &str) -> Board {
-    let args = ["--moves".to_string(), moves.to_string()];
-    analyze::position(&analyze::parse_args(&args).unwrap()).unwrap()
+    analyze::position(&analyze::Options::with_moves(moves).unwrap()).unwrap()
 }
 
 /// A one-thread search of the position after `moves` with the root tactics off, so

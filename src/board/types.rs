@@ -208,6 +208,26 @@ impl Pos {
         format!("{}{}", letter, self.y() + 1)
     }
 
+    /// Reads move-list notation, the inverse of [`Pos::notation`]: a letter for x
+    /// (`a` = 0; `aa`.. for 26 and up), then y + 1 in digits ("h8" is 7,7, "ab3" is
+    /// 27,2); either case, surrounding blanks ignored. The board's bounds are the
+    /// caller's to check (`Board::pos`).
+    pub fn parse_notation(s: &str) -> Option<(usize, usize)> {
+        let s = s.trim().to_ascii_lowercase();
+        let split = s.find(|c: char| c.is_ascii_digit())?;
+        let (letters, digits) = s.split_at(split);
+        let x = match letters.as_bytes() {
+            [c] if c.is_ascii_lowercase() => (c - b'a') as usize,
+            [b'a', c] if c.is_ascii_lowercase() => 26 + (c - b'a') as usize,
+            _ => return None,
+        };
+        if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let y: usize = digits.parse().ok()?;
+        Some((x, y.checked_sub(1)?))
+    }
+
     /// Moves in move-list notation, separated by spaces ("h8 i9 j10"): principal
     /// variations, game records and tool output all print lines of moves so.
     pub fn line_notation(moves: &[Pos]) -> String {
@@ -216,9 +236,45 @@ impl Pos {
     }
 }
 
+impl std::str::FromStr for Pos {
+    type Err = String;
+
+    /// Move-list notation ([`Pos::parse_notation`]) of a cell that fits the largest
+    /// board.
+    fn from_str(s: &str) -> Result<Pos, String> {
+        Pos::parse_notation(s)
+            .filter(|&(x, y)| x < MAX_SIZE && y < MAX_SIZE)
+            .map(|(x, y)| Pos::from_xy(x, y))
+            .ok_or_else(|| format!("bad move '{}'", s.trim()))
+    }
+}
+
 impl fmt::Display for Pos {
     /// Protocol form `x,y`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{},{}", self.x(), self.y())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_reads_what_it_prints() {
+        assert_eq!(Pos::parse_notation("h8"), Some((7, 7)));
+        assert_eq!(Pos::parse_notation(" A1 "), Some((0, 0)));
+        assert_eq!(Pos::parse_notation("o15"), Some((14, 14)));
+        assert_eq!(Pos::parse_notation("ab3"), Some((27, 2)));
+        for bad in ["h0", "8h", "h", "", "zz", "h8x", "bb3"] {
+            assert_eq!(Pos::parse_notation(bad), None, "{bad}");
+        }
+        for x in 0..MAX_SIZE {
+            for y in [0, 9, MAX_SIZE - 1] {
+                let p = Pos::from_xy(x, y);
+                assert_eq!(p.notation().parse::<Pos>(), Ok(p));
+            }
+        }
+        assert!("ag1".parse::<Pos>().is_err(), "x = 32 is off every board");
     }
 }

@@ -24,100 +24,80 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub const USAGE: &str = "usage: pbrain-ferrum analyze --rule R --size N --moves h8,i9,... [--time-ms T] [--threads N]\n  R: freestyle, standard, renju, caro, caro-exact or a Gomocup rule number (0, 1, 4, 8, 9)\n  --size N or --size WxH (default 15); --moves: Black first, letter = x, number = y + 1\n  --time-ms T: stop after T ms (default 0: no limit); Enter stops at once";
-
 /// What the command line asks for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct Options {
+    /// freestyle, standard, renju, caro, caro-exact or a Gomocup rule number (0, 1, 4,
+    /// 8, 9)
+    #[arg(long, value_name = "R", default_value = "freestyle", value_parser = parse_rule)]
     pub rule: Rule,
-    pub width: usize,
-    pub height: usize,
-    pub moves: Vec<(usize, usize)>,
-    /// 0 = no limit.
+    /// N or WxH
+    #[arg(long, value_name = "N", default_value = "15", value_parser = parse_size)]
+    pub size: (usize, usize),
+    /// Black first, letter = x, number = y + 1 (h8,i9,... or "h8 i9 ...")
+    #[arg(long, value_name = "MOVES", default_value = "", value_parser = parse_moves)]
+    pub moves: Moves,
+    /// Stop after T ms (0: no limit); Enter stops at once
+    #[arg(long, value_name = "T", default_value_t = 0)]
     pub time_ms: u64,
-    pub threads: usize,
+    /// Search threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = crate::tools::parallel::threads)]
+    pub threads: Option<usize>,
 }
 
-/// Parses `h8` (and `aa8`… for boards wider than 26) into (x, y).
-pub fn parse_move(s: &str) -> Option<(usize, usize)> {
-    let s = s.trim().to_ascii_lowercase();
-    let split = s.find(|c: char| c.is_ascii_digit())?;
-    let (letters, digits) = s.split_at(split);
-    let x = match letters.as_bytes() {
-        [c] if c.is_ascii_lowercase() => (c - b'a') as usize,
-        [b'a', c] if c.is_ascii_lowercase() => 26 + (c - b'a') as usize,
-        _ => return None,
-    };
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
+/// The moves to the position, (x, y) from 0.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Moves(pub Vec<(usize, usize)>);
+
+impl Options {
+    /// Freestyle on 15x15 after `moves`, searched on one thread without a time limit.
+    pub fn with_moves(moves: &str) -> Result<Options, String> {
+        Ok(Options {
+            rule: Rule::Freestyle,
+            size: (15, 15),
+            moves: parse_moves(moves)?,
+            time_ms: 0,
+            threads: Some(1),
+        })
     }
-    let y: usize = digits.parse().ok()?;
-    Some((x, y.checked_sub(1)?))
 }
 
-fn parse_rule(s: &str) -> Option<Rule> {
-    Rule::from_name(s).or_else(|| match s.to_ascii_lowercase().as_str() {
-        "gomoku" => Some(Rule::Freestyle),
-        "exact" | "standard-gomoku" => Some(Rule::Standard),
-        "caroexact" | "caro_exact" => Some(Rule::CaroExact),
-        other => other.parse::<i64>().ok().and_then(Rule::from_gomocup),
-    })
+fn parse_moves(s: &str) -> Result<Moves, String> {
+    s.split([',', ' '])
+        .filter(|m| !m.is_empty())
+        .map(|m| Pos::parse_notation(m).ok_or(format!("bad move '{m}'")))
+        .collect::<Result<_, _>>()
+        .map(Moves)
 }
 
-pub fn parse_args(args: &[String]) -> Result<Options, String> {
-    let mut o = Options {
-        rule: Rule::Freestyle,
-        width: 15,
-        height: 15,
-        moves: Vec::new(),
-        time_ms: 0,
-        threads: default_threads(),
+fn parse_rule(s: &str) -> Result<Rule, String> {
+    Rule::from_name(s)
+        .or_else(|| match s.to_ascii_lowercase().as_str() {
+            "gomoku" => Some(Rule::Freestyle),
+            "exact" | "standard-gomoku" => Some(Rule::Standard),
+            "caroexact" | "caro_exact" => Some(Rule::CaroExact),
+            other => other.parse::<i64>().ok().and_then(Rule::from_gomocup),
+        })
+        .ok_or(format!("unknown rule '{s}'"))
+}
+
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let (w, h) = match s.split_once(['x', 'X']) {
+        Some((w, h)) => (w.parse().ok(), h.parse().ok()),
+        None => (s.parse().ok(), s.parse().ok()),
     };
-    let mut i = 0;
-    while i < args.len() {
-        let key = args[i].as_str();
-        let value = args
-            .get(i + 1)
-            .ok_or_else(|| format!("{key} needs a value"))?;
-        match key {
-            "--rule" => o.rule = parse_rule(value).ok_or(format!("unknown rule '{value}'"))?,
-            "--size" => {
-                let (w, h) = match value.split_once(['x', 'X']) {
-                    Some((w, h)) => (w.parse().ok(), h.parse().ok()),
-                    None => (value.parse().ok(), value.parse().ok()),
-                };
-                let ok = |v: Option<usize>| {
-                    v.filter(|v| (crate::board::MIN_SIZE..=crate::board::MAX_SIZE).contains(v))
-                };
-                o.width = ok(w).ok_or(format!("bad size '{value}'"))?;
-                o.height = ok(h).ok_or(format!("bad size '{value}'"))?;
-            }
-            "--moves" => {
-                o.moves = value
-                    .split([',', ' '])
-                    .filter(|m| !m.is_empty())
-                    .map(|m| parse_move(m).ok_or(format!("bad move '{m}'")))
-                    .collect::<Result<_, _>>()?
-            }
-            "--time-ms" => o.time_ms = value.parse().map_err(|_| format!("bad time '{value}'"))?,
-            "--threads" => {
-                o.threads = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|&t| t > 0)
-                    .ok_or(format!("bad thread count '{value}'"))?
-            }
-            _ => return Err(format!("unknown option '{key}'")),
-        }
-        i += 2;
-    }
-    Ok(o)
+    let ok = |v: Option<usize>| {
+        v.filter(|v| (crate::board::MIN_SIZE..=crate::board::MAX_SIZE).contains(v))
+            .ok_or(format!("bad size '{s}'"))
+    };
+    Ok((ok(w)?, ok(h)?))
 }
 
 /// The position after the moves (Black first, alternating).
 pub fn position(o: &Options) -> Result<Board, String> {
-    let mut board = Board::new(o.width, o.height, o.rule).map_err(|e| e.to_string())?;
-    for (i, &(x, y)) in o.moves.iter().enumerate() {
+    let (width, height) = o.size;
+    let mut board = Board::new(width, height, o.rule).map_err(|e| e.to_string())?;
+    for (i, &(x, y)) in o.moves.0.iter().enumerate() {
         let p = board
             .pos(x as i64, y as i64)
             .ok_or_else(|| format!("move {} ({}) is off the board", i + 1, notation(x, y)))?;
@@ -125,7 +105,7 @@ pub fn position(o: &Options) -> Result<Board, String> {
             return Err(format!("move {} ({}) is occupied", i + 1, p.notation()));
         }
         let side = board.to_move();
-        if board.is_win_move(side, p) && i + 1 < o.moves.len() {
+        if board.is_win_move(side, p) && i + 1 < o.moves.0.len() {
             return Err(format!(
                 "move {} ({}) already wins the game",
                 i + 1,
@@ -160,7 +140,11 @@ fn signed(score: i32) -> String {
 
 /// Runs the analysis: writes the header, one line per iteration and the result to
 /// `out`. `stop` ends the search early (the caller sets it on Enter).
-pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> Result<(), String> {
+pub(crate) fn analyze(
+    o: &Options,
+    stop: &AtomicBool,
+    out: &mut (dyn Write + Send),
+) -> Result<(), String> {
     let board = position(o)?;
     let side = if board.to_move() == crate::board::Color::Black {
         "Black"
@@ -173,8 +157,8 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
         out,
         "position: {} {}x{}, {} to move after {} move(s): {}",
         o.rule.name(),
-        o.width,
-        o.height,
+        o.size.0,
+        o.size.1,
         side,
         moves.len(),
         if moves.is_empty() {
@@ -188,7 +172,8 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
         writeln!(out, "the board is full").map_err(io)?;
         return Ok(());
     }
-    let engine = Engine::new(DEFAULT_TT_BYTES, o.threads);
+    let threads = o.threads.unwrap_or_else(default_threads);
+    let engine = Engine::new(DEFAULT_TT_BYTES, threads);
     let start = Instant::now();
     let limit = if o.time_ms == 0 {
         Duration::MAX
@@ -235,9 +220,8 @@ pub fn analyze(o: &Options, stop: &AtomicBool, out: &mut (dyn Write + Send)) -> 
     w.flush().map_err(io)
 }
 
-/// The `analyze` subcommand: parses `args`, starts the Enter watcher and analyses.
-pub fn run(args: &[String]) -> Result<(), String> {
-    let o = parse_args(args)?;
+/// The `analyze` subcommand: starts the Enter watcher and analyses.
+pub fn run(o: &Options) -> Result<(), String> {
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = stop.clone();
     let has_limit = o.time_ms > 0;
@@ -256,58 +240,58 @@ pub fn run(args: &[String]) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())?;
     let mut stdout = std::io::stdout();
-    analyze(&o, &stop, &mut stdout)
+    analyze(o, &stop, &mut stdout)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        options: Options,
+    }
+
+    fn parse_args(s: &str) -> Result<Options, clap::Error> {
+        let args = std::iter::once("analyze").chain(s.split_whitespace());
+        Cli::try_parse_from(args).map(|c| c.options)
     }
 
     #[test]
     fn parses_moves_and_options() {
-        assert_eq!(parse_move("h8"), Some((7, 7)));
-        assert_eq!(parse_move("A1"), Some((0, 0)));
-        assert_eq!(parse_move("o15"), Some((14, 14)));
-        assert_eq!(parse_move("ab3"), Some((27, 2)));
-        assert_eq!(parse_move("h0"), None);
-        assert_eq!(parse_move("8h"), None);
-        assert_eq!(parse_move("h"), None);
-        let o = parse_args(&args(
-            "--rule renju --size 15 --moves h8,i9,j10 --time-ms 500 --threads 2",
-        ))
-        .unwrap();
+        let o = parse_args("--rule renju --size 15 --moves h8,i9,j10 --time-ms 500 --threads 2")
+            .unwrap();
         assert_eq!(o.rule, Rule::Renju);
-        assert_eq!(o.moves, vec![(7, 7), (8, 8), (9, 9)]);
-        assert_eq!((o.time_ms, o.threads), (500, 2));
-        let o = parse_args(&args("--rule 1 --size 20x15")).unwrap();
-        assert_eq!((o.rule, o.width, o.height), (Rule::Standard, 20, 15));
-        assert!(parse_args(&args("--rule nope")).is_err());
-        assert!(parse_args(&args("--size 40")).is_err());
-        assert!(parse_args(&args("--moves h8,zz")).is_err());
-        assert!(parse_args(&args("--time-ms")).is_err());
+        assert_eq!(o.moves.0, vec![(7, 7), (8, 8), (9, 9)]);
+        assert_eq!((o.time_ms, o.threads), (500, Some(2)));
+        let o = parse_args("--rule 1 --size 20x15").unwrap();
+        assert_eq!((o.rule, o.size), (Rule::Standard, (20, 15)));
+        assert_eq!(o.moves.0, vec![]);
+        assert!(parse_args("--rule nope").is_err());
+        assert!(parse_args("--size 40").is_err());
+        let err = parse_args("--moves h8,zz").unwrap_err().to_string();
+        assert!(err.contains("--moves") && err.contains("zz"), "{err}");
+        assert!(parse_args("--time-ms").is_err());
+        assert!(parse_args("--threads 0").is_err());
     }
 
     #[test]
     fn rejects_bad_positions() {
-        let mut o = parse_args(&args("--moves h8,h8")).unwrap();
+        let mut o = Options::with_moves("h8,h8").unwrap();
         assert!(position(&o).is_err());
-        o.moves = vec![(20, 3)];
+        o.moves = Moves(vec![(20, 3)]);
         assert!(position(&o).is_err());
-        o.moves = vec![(7, 7), (8, 8)];
+        o.moves = Moves(vec![(7, 7), (8, 8)]);
         let b = position(&o).unwrap();
         assert_eq!(b.move_count(), 2);
     }
 
     #[test]
     fn analysis_stops_on_time() {
-        let o = parse_args(&args(
-            "--moves h8,h9,i9,g7,j10,k11,i8,i10,g10,h11 --time-ms 300 --threads 1",
-        ))
-        .unwrap();
+        let o = parse_args("--moves h8,h9,i9,g7,j10,k11,i8,i10,g10,h11 --time-ms 300 --threads 1")
+            .unwrap();
         let stop = AtomicBool::new(false);
         let mut buf: Vec<u8> = Vec::new();
         let t = Instant::now();
@@ -315,8 +299,8 @@ mod tests {
         assert!(t.elapsed() < Duration::from_millis(2000));
         let text = String::from_utf8(buf).unwrap();
         assert!(text.contains("Black to move after 10"), "{text}");
-        // One iteration at least, not two: with a match on both cores of the test
-        // machine, 300 ms gave this search a single depth (session 36).
+        // One iteration at least, not two: on a loaded two-core machine 300 ms can
+        // give this search a single depth.
         assert!(text.lines().any(|l| l.starts_with("depth ")), "{text}");
         assert!(
             text.lines().last().unwrap().starts_with("bestmove "),

@@ -3,13 +3,13 @@
 //!
 //! ```text
 //! pbrain-ferrum scan-moves [--walks W] [--plies P] [--nodes N] [--seed X] [--rule R]
-//!                          GAMES...
+//!                          [--threads N] GAMES...
 //! ```
 //!
 //! Under threat the search's move list (`movegen::move_list`) keeps only our fours, our
-//! open threes and the defences: a move it leaves out is never searched, however deep.
-//! Session 45 found two game positions where that hid a win. The search meets most of
-//! its nodes away from the game's line, so from every position of the games (from the
+//! open threes and the defences: a move it leaves out is never searched, however deep,
+//! and in real games that has hidden wins. The search meets most of its nodes away
+//! from the game's line, so from every position of the games (from the
 //! sixth stone) W random walks (default 2) of up to P plies (default 5; each ply one of
 //! the list's five best moves, a forced block when there is one) visit nodes like the
 //! search's. At each node with no five to make or block it checks:
@@ -22,56 +22,49 @@
 //!   nodes).
 //!
 //! Each finding is printed as one line (kind, move, and the moves to the node in
-//! `analyze --moves` notation); the counts follow. A failed VCT is no proof that a
+//! `analyze --moves` notation), game by game in the files' order; the counts follow.
+//! Games are shared out among `--threads` workers, each game's walks drawn from its own
+//! seed (`--seed` and its place in the list), so the output does not depend on the
+//! threads. A failed VCT is no proof that a
 //! defence holds, so a defence finding is a lead for a deeper search, not a verdict.
 
+use super::parallel;
+use super::progress::Progress;
 use super::sample::{position, Lcg};
-use super::tune::{option_value, read_games};
+use super::tune::{gomocup_rule, read_games};
 use crate::board::{Board, Pos, Rule, Threat};
 use crate::search::movegen::{forced_moves, move_list, Forced};
 use crate::tactics::vcf::VcfResult;
 use crate::tactics::vct::{VctLimits, VctSolver};
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
+use rayon::prelude::*;
 use std::io::Write;
+use std::path::PathBuf;
 
-pub const USAGE: &str = "usage: pbrain-ferrum scan-moves [--walks W] [--plies P] [--nodes N] [--seed X] [--rule R] GAMES...\n  looks for nodes (game positions and W random walks of P plies from each, defaults 2\n  and 5) where the move list leaves out a VCT's first move or the only defence\n  (VCTs of N nodes, default 20000); games in .psq or SGF";
-
-/// Options of one run.
-struct Options {
-    walks: usize,
-    plies: usize,
-    nodes: u64,
-    seed: u64,
-    rule: Rule,
-    files: Vec<String>,
-}
-
-fn parse(args: &[String]) -> Result<Options> {
-    let mut o = Options {
-        walks: 2,
-        plies: 5,
-        nodes: 20_000,
-        seed: 7,
-        rule: Rule::Freestyle,
-        files: Vec::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = |i: &mut usize| option_value::<u64>(args, i).context(USAGE);
-        match args[i].as_str() {
-            "--walks" => o.walks = value(&mut i)? as usize,
-            "--plies" => o.plies = value(&mut i)? as usize,
-            "--nodes" => o.nodes = value(&mut i)?,
-            "--seed" => o.seed = value(&mut i)?,
-            "--rule" => o.rule = Rule::from_gomocup(value(&mut i)? as i64).context(USAGE)?,
-            f => o.files.push(f.to_string()),
-        }
-        i += 1;
-    }
-    if o.files.is_empty() || o.nodes == 0 {
-        bail!("{USAGE}");
-    }
-    Ok(o)
+/// Options of `scan-moves`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Random walks from each game position
+    #[arg(long, value_name = "W", default_value_t = 2)]
+    pub walks: usize,
+    /// Plies per walk
+    #[arg(long, value_name = "P", default_value_t = 5)]
+    pub plies: usize,
+    /// Node budget of each VCT
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Seed of the walks
+    #[arg(long, value_name = "X", default_value_t = 7)]
+    pub seed: u64,
+    /// Gomocup rule of games whose file names none (.psq files)
+    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    pub rule: Rule,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Games: .psq files or SGF collections (15x15 games are used)
+    #[arg(value_name = "GAMES", required = true)]
+    pub files: Vec<PathBuf>,
 }
 
 /// What a scan counted.
@@ -87,9 +80,19 @@ pub struct ScanCounts {
     pub defence_misses: u64,
 }
 
+impl std::ops::AddAssign for ScanCounts {
+    fn add_assign(&mut self, o: ScanCounts) {
+        self.nodes += o.nodes;
+        self.wins += o.wins;
+        self.lost_lists += o.lost_lists;
+        self.attack_misses += o.attack_misses;
+        self.defence_misses += o.defence_misses;
+    }
+}
+
 /// A move the list leaves out that matters.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
+pub(crate) enum Finding {
     /// The first move of the side to move's VCT.
     Attack { moves: Vec<Pos>, first: Pos },
     /// A move after which the opponent's VCT fails, where every listed move loses.
@@ -110,25 +113,25 @@ fn vct(board: &mut Board, nodes: u64) -> VcfResult {
 }
 
 /// A move generator under test: the moves it lists for the side to move.
-pub type ListOf = fn(&mut Board) -> Vec<Pos>;
+pub(crate) type ListOf = fn(&mut Board) -> Vec<Pos>;
 
 /// The search's move list, without history.
-pub fn search_list(board: &mut Board) -> Vec<Pos> {
+pub(crate) fn search_list(board: &mut Board) -> Vec<Pos> {
     move_list(board, |_| 0).into_iter().map(|m| m.0).collect()
 }
 
 /// One scan: the generator it checks (the search's, except in tests), the VCT budget,
 /// the walks' random state, and what it found.
-pub struct Scanner {
-    pub list_of: ListOf,
-    pub nodes: u64,
+pub(crate) struct Scanner {
+    list_of: ListOf,
+    nodes: u64,
     rng: Lcg,
-    pub counts: ScanCounts,
-    pub found: Vec<Finding>,
+    counts: ScanCounts,
+    found: Vec<Finding>,
 }
 
 impl Scanner {
-    pub fn new(list_of: ListOf, nodes: u64, seed: u64) -> Self {
+    pub(crate) fn new(list_of: ListOf, nodes: u64, seed: u64) -> Self {
         Scanner {
             list_of,
             nodes,
@@ -139,7 +142,7 @@ impl Scanner {
     }
 
     /// Checks one node.
-    pub fn node(&mut self, board: &mut Board) {
+    pub(crate) fn node(&mut self, board: &mut Board) {
         if forced_moves(board).is_some() {
             return;
         }
@@ -189,7 +192,7 @@ impl Scanner {
 
     /// Checks `board` and the nodes of `walks` random walks of up to `plies` plies from
     /// it; the board is left as it was.
-    pub fn walk_from(&mut self, board: &mut Board, walks: usize, plies: usize) {
+    pub(crate) fn walk_from(&mut self, board: &mut Board, walks: usize, plies: usize) {
         self.node(board);
         for _ in 0..walks {
             let mut made = 0;
@@ -218,41 +221,64 @@ impl Scanner {
 }
 
 /// Runs the tool, writing the findings to `out`; returns the counts.
-pub fn run(args: &[String], out: &mut dyn Write) -> Result<ScanCounts> {
-    let o = parse(args)?;
+pub fn run(o: &Options, out: &mut dyn Write) -> Result<ScanCounts> {
     let games = read_games(&o.files, o.rule)?;
-    let mut scanner = Scanner::new(search_list, o.nodes, o.seed);
-    for g in games.iter().filter(|g| g.size == 15) {
-        // Every position from the sixth stone to the one before the five.
-        for n in 6..g.moves.len() {
-            let Some(mut board) = position(g, n) else {
-                break;
-            };
-            scanner.walk_from(&mut board, o.walks, o.plies);
-            for f in scanner.found.drain(..) {
-                let (kind, mv, moves) = match f {
-                    Finding::Attack { moves, first } => ("attack", first, moves),
-                    Finding::Defence { moves, defence } => ("defence", defence, moves),
-                };
-                let line = Pos::line_notation(&moves);
-                writeln!(out, "{kind} {} | {line}", mv.notation())?;
-            }
+    let games: Vec<_> = games.iter().filter(|g| g.size == 15).collect();
+    let progress = Progress::new("scan-moves: games", games.len());
+    let per_game: Vec<(ScanCounts, Vec<String>)> = parallel::pool(o.threads)?.install(|| {
+        games
+            .par_iter()
+            .enumerate()
+            .map(|(index, g)| {
+                let seed = o
+                    .seed
+                    .wrapping_add((index as u64).wrapping_mul(GAME_SEED_STEP));
+                let mut scanner = Scanner::new(search_list, o.nodes, seed);
+                let mut lines = Vec::new();
+                // Every position from the sixth stone to the one before the five.
+                for n in 6..g.moves.len() {
+                    let Some(mut board) = position(g, n) else {
+                        break;
+                    };
+                    scanner.walk_from(&mut board, o.walks, o.plies);
+                    for f in scanner.found.drain(..) {
+                        let (kind, mv, moves) = match f {
+                            Finding::Attack { moves, first } => ("attack", first, moves),
+                            Finding::Defence { moves, defence } => ("defence", defence, moves),
+                        };
+                        let line = Pos::line_notation(&moves);
+                        lines.push(format!("{kind} {} | {line}", mv.notation()));
+                    }
+                }
+                progress.tick(String::new);
+                (scanner.counts, lines)
+            })
+            .collect()
+    });
+    progress.finish();
+    let mut counts = ScanCounts::default();
+    for (c, lines) in per_game {
+        counts += c;
+        for line in lines {
+            writeln!(out, "{line}")?;
         }
     }
-    Ok(scanner.counts)
+    Ok(counts)
 }
+
+/// Spreads the games' seeds over the generator's state (the golden ratio's bits).
+const GAME_SEED_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::analyze::{self, parse_move};
+    use crate::tools::analyze;
 
     fn board(moves: &str) -> Board {
-        let args = ["--moves".to_string(), moves.to_string()];
-        analyze::position(&analyze::parse_args(&args).unwrap()).unwrap()
+        analyze::position(&analyze::Options::with_moves(moves).unwrap()).unwrap()
     }
 
-    /// Session 45's position (tests/selective_soundness.rs): White's i13 left it a
+    /// A game position (tests/selective_soundness.rs): White's i13 left it a
     /// four-three point at g7, but Black's block of that four makes a Black four, and
     /// Black wins by l11, an open three.
     const THREE_WINS: &str = "h8 h7 k7 i9 f7 g9 f9 f8 h10 g6 i10 g10 j9 k8 k10 j11 g12 f13 h12 h6 \
@@ -265,8 +291,8 @@ mod tests {
         scanner.node(&mut b);
         assert_eq!(scanner.counts.wins, 1, "{:?}", scanner.counts);
         assert!(scanner.found.is_empty(), "{:?}", scanner.found);
-        // The list before session 45: under a four-three point only our fours and the
-        // defences.
+        // A narrower list, as the search once had: under a four-three point only our
+        // fours and the defences.
         let mut old = Scanner::new(
             |b| {
                 let us = b.to_move();
@@ -281,10 +307,7 @@ mod tests {
             1,
         );
         old.node(&mut b);
-        let l11 = {
-            let (x, y) = parse_move("l11").unwrap();
-            Pos::from_xy(x, y)
-        };
+        let l11: Pos = "l11".parse().unwrap();
         assert!(
             matches!(&old.found[..], [Finding::Attack { first, .. }] if *first == l11),
             "{:?}",
@@ -305,8 +328,20 @@ mod tests {
 
     #[test]
     fn bad_options_are_refused() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Cli {
+            #[command(flatten)]
+            options: Options,
+        }
+        let parse = |args: &[&str]| {
+            let args = std::iter::once("scan-moves").chain(args.iter().copied());
+            Cli::try_parse_from(args).map(|c| c.options)
+        };
         assert!(parse(&[]).is_err());
-        assert!(parse(&["--nodes".into(), "0".into(), "g.psq".into()]).is_err());
-        assert!(parse(&["--walks".into(), "x".into(), "g.psq".into()]).is_err());
+        assert!(parse(&["--nodes", "0", "g.psq"]).is_err());
+        let err = parse(&["--walks", "x", "g.psq"]).unwrap_err().to_string();
+        assert!(err.contains("--walks"), "{err}");
+        assert!(parse(&["g.psq"]).is_ok());
     }
 }

@@ -3,91 +3,108 @@
 //!
 //! ```text
 //! pbrain-ferrum sample-leaves [--time-ms T] [--every N] [--step S] [--seed X] [--rule R]
-//!                             GAMES...
+//!                             [--threads N] GAMES...
 //! ```
 //!
 //! Game positions are not where the evaluation is used: the search applies it at its
 //! leaves, deep in lines no game reaches. This searches positions of the games (15x15
 //! only; from the seventh stone, every S-th position from a random start, default 6) for
-//! T ms each (default 40; one thread, the table kept between positions, root tactics
-//! on, as in a game) and prints the moves to every stand-pat leaf the search meets when
+//! T ms each (default 40; one search thread, the table kept between positions, root
+//! tactics on, as in a game; games shared out among `--threads` workers) and prints the moves to every stand-pat leaf the search meets when
 //! its node count is a multiple of N (default 31): one line per leaf, `x,y` from 0,
 //! Black first, space-separated (`tune --positions` reads them with a tab and the
 //! teacher's probability appended; `scripts/label_positions.py` adds those).
 
-use super::tune::{option_value, read_games, Game};
+use super::parallel;
+use super::progress::Progress;
+use super::tune::{gomocup_rule, read_games};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
+use crate::record::Record;
 use crate::search::{Limits, SearchEvent};
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
+use rayon::prelude::*;
 use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-pub const USAGE: &str = "usage: pbrain-ferrum sample-leaves [--time-ms T] [--every N] [--step S] [--seed X] [--rule R] GAMES...\n  prints the moves to the stand-pat leaves of T-ms searches (default 40) of every S-th\n  position (default 6) of the games (.psq or SGF, 15x15), one leaf per N nodes (default 31)";
-
-/// Options of one run.
-struct Options {
-    time_ms: u64,
-    every: u64,
-    step: usize,
-    seed: u64,
-    rule: Rule,
-    files: Vec<String>,
+/// Options of `sample-leaves`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Search time per position, in milliseconds
+    #[arg(long, value_name = "T", default_value_t = 40)]
+    pub time_ms: u64,
+    /// One leaf per N nodes
+    #[arg(long, value_name = "N", default_value_t = 31, value_parser = clap::value_parser!(u64).range(1..))]
+    pub every: u64,
+    /// Every S-th position of a game, from a random start
+    #[arg(long, value_name = "S", default_value_t = 6, value_parser = at_least_one)]
+    pub step: usize,
+    /// Seed of the random starts
+    #[arg(long, value_name = "X", default_value_t = 7)]
+    pub seed: u64,
+    /// Gomocup rule of games whose file names none (.psq files)
+    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    pub rule: Rule,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Games: .psq files or SGF collections (15x15 games are used)
+    #[arg(value_name = "GAMES", required = true)]
+    pub files: Vec<PathBuf>,
 }
 
-fn parse(args: &[String]) -> Result<Options> {
-    let mut o = Options {
-        time_ms: 40,
-        every: 31,
-        step: 6,
-        seed: 7,
-        rule: Rule::Freestyle,
-        files: Vec::new(),
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = |i: &mut usize| option_value(args, i).context(USAGE);
-        match args[i].as_str() {
-            "--time-ms" => o.time_ms = value(&mut i)?,
-            "--every" => o.every = value(&mut i)?,
-            "--step" => o.step = value(&mut i)? as usize,
-            "--seed" => o.seed = value(&mut i)?,
-            "--rule" => o.rule = Rule::from_gomocup(value(&mut i)? as i64).context(USAGE)?,
-            f => o.files.push(f.to_string()),
-        }
-        i += 1;
-    }
-    if o.files.is_empty() || o.every == 0 || o.step == 0 {
-        bail!("{USAGE}");
-    }
-    Ok(o)
+pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "wants a number >= 1".into())
 }
 
-/// Runs the tool, writing the leaves to `out`; returns how many positions were searched
-/// and how many leaves written.
-pub fn run(args: &[String], out: &mut dyn Write) -> Result<(usize, usize)> {
-    let o = parse(args)?;
+/// Runs the tool, writing the leaves to `out` in game order; returns how many
+/// positions were searched and how many leaves written.
+pub fn run(o: &Options, out: &mut dyn Write) -> Result<(usize, usize)> {
     let games = read_games(&o.files, o.rule)?;
-    let mut engine = Engine::new(16 << 20, 1);
+    let games: Vec<&Record> = games.iter().filter(|g| g.size == 15).collect();
+    // The random starts are drawn in game order, so they do not depend on the threads.
     let mut rng = Lcg::new(o.seed);
+    let firsts: Vec<usize> = games.iter().map(|_| 6 + rng.next() % o.step).collect();
+    let progress = Progress::new("sample-leaves: games", games.len());
+    let per_game: Vec<(usize, Vec<Vec<Pos>>)> = parallel::pool(o.threads)?.install(|| {
+        games
+            .par_iter()
+            .zip(firsts)
+            .map_init(
+                || Engine::new(16 << 20, 1),
+                |engine, (g, first)| {
+                    let mut searched = 0;
+                    let mut found = Vec::new();
+                    for n in (first..g.moves.len().saturating_sub(2)).step_by(o.step) {
+                        let Some(board) = position(g, n) else {
+                            break;
+                        };
+                        found.extend(leaves(engine, &board, o));
+                        searched += 1;
+                    }
+                    progress.tick(String::new);
+                    (searched, found)
+                },
+            )
+            .collect()
+    });
+    progress.finish();
     let (mut searched, mut written) = (0, 0);
-    for g in games.iter().filter(|g| g.size == 15) {
-        let first = 6 + rng.next() % o.step;
-        for n in (first..g.moves.len().saturating_sub(2)).step_by(o.step) {
-            let Some(board) = position(g, n) else {
-                break;
-            };
-            for leaf in leaves(&mut engine, &board, &o) {
-                let line: Vec<String> = leaf
-                    .iter()
-                    .map(|p| format!("{},{}", p.x(), p.y()))
-                    .collect();
-                writeln!(out, "{}", line.join(" "))?;
-                written += 1;
-            }
-            searched += 1;
+    for (n, found) in per_game {
+        searched += n;
+        for leaf in found {
+            let line: Vec<String> = leaf
+                .iter()
+                .map(|p| format!("{},{}", p.x(), p.y()))
+                .collect();
+            writeln!(out, "{}", line.join(" "))?;
+            written += 1;
         }
     }
     Ok((searched, written))
@@ -112,18 +129,20 @@ impl Lcg {
     }
 }
 
-/// The board after the first `n` stones of `g`.
-pub(crate) fn position(g: &Game, n: usize) -> Option<Board> {
-    let mut board = Board::new(15, 15, g.rule).ok()?;
-    for (i, &(x, y)) in g.moves[..n].iter().enumerate() {
-        let colour = Color::of_stone(i);
-        board.make(Pos::from_xy(x, y), colour);
+/// The board after the first `n` stones of `g` (a 15x15 game).
+pub(crate) fn position(g: &Record, n: usize) -> Option<Board> {
+    let mut board = Board::new(15, 15, g.rule.unwrap_or(Rule::Freestyle)).ok()?;
+    for (i, (x, y)) in g.points().take(n).enumerate() {
+        let p = board
+            .pos(x as i64, y as i64)
+            .filter(|&p| board.is_empty(p))?;
+        board.make(p, Color::of_stone(i));
     }
     Some(board)
 }
 
 /// The leaves one search of `board` reports.
-fn leaves(engine: &mut Engine, board: &Board, o: &Options) -> Vec<Vec<Pos>> {
+fn leaves(engine: &Engine, board: &Board, o: &Options) -> Vec<Vec<Pos>> {
     let found = Mutex::new(Vec::new());
     let limit = Duration::from_millis(o.time_ms);
     let limits = Limits {
@@ -147,6 +166,18 @@ fn leaves(engine: &mut Engine, board: &Board, o: &Options) -> Vec<Vec<Pos>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        options: Options,
+    }
+
+    fn parse(args: &[&str]) -> Result<Options, clap::Error> {
+        let args = std::iter::once("sample-leaves").chain(args.iter().copied());
+        Cli::try_parse_from(args).map(|c| c.options)
+    }
 
     #[test]
     fn leaves_extend_the_searched_position() {
@@ -162,13 +193,10 @@ mod tests {
             format!("Piskvorky 15x15, 11:11, 0\n{body}new\nold\n0\n"),
         )
         .unwrap();
-        let args: Vec<String> = ["--every", "7", "--step", "1", "--time-ms", "30"]
-            .iter()
-            .map(|s| s.to_string())
-            .chain([psq.to_string_lossy().into_owned()])
-            .collect();
+        let path = psq.to_string_lossy().into_owned();
+        let o = parse(&["--every", "7", "--step", "1", "--time-ms", "30", &path]).unwrap();
         let mut out = Vec::new();
-        let (searched, written) = run(&args, &mut out).unwrap();
+        let (searched, written) = run(&o, &mut out).unwrap();
         std::fs::remove_dir_all(&dir).ok();
         assert!(searched >= 3, "{searched} positions searched");
         assert!(written > 0);
@@ -187,7 +215,9 @@ mod tests {
 
     #[test]
     fn bad_options_are_refused() {
-        assert!(parse(&["--every".into(), "0".into(), "g.psq".into()]).is_err());
+        assert!(parse(&["--every", "0", "g.psq"]).is_err());
+        assert!(parse(&["--step", "0", "g.psq"]).is_err());
         assert!(parse(&[]).is_err());
+        assert!(parse(&["g.psq"]).is_ok());
     }
 }

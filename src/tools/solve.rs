@@ -1,10 +1,11 @@
 //! `pbrain-ferrum solve [--time-ms N] [--threads N] FILE.jsonl`: solves puzzle lines
 //! (explicit black and white stones, side to move, rule, size; extra fields ignored)
-//! and prints one JSON line per puzzle:
+//! and prints one JSON line per puzzle, in the file's order:
 //! `{"id": ..., "move": [x,y] | null, "result": "win" | "loss" | "unknown",
 //!   "line": [[x,y], ...], "nodes": N, "ms": N}`.
 //! The line is the proven winning line, attacker first. A VCF is tried first (its line
-//! is checkable move by move), then the main search with the time left.
+//! is checkable move by move), then the main search with the time left. Puzzles are
+//! solved `--threads` at a time (default: one per core), each on one search thread.
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
@@ -13,15 +14,27 @@ use crate::search::Limits;
 use crate::tactics::cutoff::Cutoff;
 use crate::tactics::vcf::{VcfLimits, VcfResult, VcfSolver};
 use crate::tactics::vct::{VctLimits, VctSolver};
-use crate::tools::json::{self, Json};
+use crate::tools::parallel;
+use crate::tools::progress::Progress;
 use anyhow::{anyhow, bail, Context, Result};
-use std::sync::atomic::AtomicBool;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Options of the solve tool.
+#[derive(clap::Args, Debug, Clone)]
 pub struct SolveOptions {
+    /// Time per puzzle, in milliseconds
+    #[arg(long, value_name = "N", default_value_t = 1000)]
     pub time_ms: u64,
-    pub threads: usize,
+    /// Puzzles solved at once [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Puzzle file, one JSON object per line
+    #[arg(value_name = "FILE.jsonl")]
+    pub file: PathBuf,
 }
 
 /// A puzzle as read from a JSONL line.
@@ -36,21 +49,21 @@ pub struct Puzzle {
     /// The puzzle says there is no win (`kind` "no_vcf" / "no_vct").
     pub expects_no_win: bool,
     /// What the puzzle asks for, from its `kind`: a VCF only, a VCT, or any win.
-    pub question: Question,
+    pub(crate) question: Question,
     /// Most attacker moves of a VCF inside a VCT (`threat_limit` field, quintet's name).
     pub threat_limit: Option<u32>,
 }
 
 /// The kind of win a puzzle asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Question {
+pub(crate) enum Question {
     Vcf,
     Vct,
     Any,
 }
 
 /// The answer for one puzzle.
-pub struct Solution {
+pub(crate) struct Solution {
     pub mv: Option<Pos>,
     pub result: &'static str,
     pub line: Vec<Pos>,
@@ -58,80 +71,90 @@ pub struct Solution {
     pub ms: u64,
 }
 
-fn points(j: Option<&Json>) -> Vec<(i32, i32)> {
-    j.and_then(Json::as_points).unwrap_or_default()
+/// A puzzle line as the file has it; fields the solver does not use are ignored.
+#[derive(Deserialize)]
+struct PuzzleLine {
+    #[serde(default)]
+    id: Option<Id>,
+    rule: Option<String>,
+    size: Option<usize>,
+    #[serde(default)]
+    black: Vec<(i64, i64)>,
+    #[serde(default)]
+    white: Vec<(i64, i64)>,
+    to_move: Option<String>,
+    depth: Option<i64>,
+    #[serde(default)]
+    answers: Vec<(usize, usize)>,
+    #[serde(default)]
+    answers_complete: bool,
+    #[serde(default)]
+    kind: String,
+    threat_limit: Option<i64>,
+}
+
+/// Puzzle ids are strings, in some files numbers.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Id {
+    Text(String),
+    Number(serde_json::Number),
 }
 
 pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
-    let j = json::parse(text).map_err(|e| anyhow!("bad JSON: {e}"))?;
-    let id = match j.get("id") {
-        Some(Json::Str(s)) => s.clone(),
-        Some(Json::Num(n)) => n.to_string(),
-        _ => String::new(),
+    let j: PuzzleLine = serde_json::from_str(text).map_err(|e| anyhow!("bad JSON: {e}"))?;
+    let id = match j.id {
+        Some(Id::Text(s)) => s,
+        Some(Id::Number(n)) => n.to_string(),
+        None => String::new(),
     };
-    let rule_name = j.get("rule").and_then(Json::as_str).unwrap_or("freestyle");
+    let rule_name = j.rule.as_deref().unwrap_or("freestyle");
     let rule = Rule::from_name(rule_name).ok_or_else(|| anyhow!("unknown rule {rule_name}"))?;
-    let size = j.get("size").and_then(Json::as_i64).unwrap_or(15) as usize;
+    let size = j.size.unwrap_or(15);
     let mut board = Board::new(size, size, rule)?;
-    for (key, color) in [("black", Color::Black), ("white", Color::White)] {
-        for (x, y) in points(j.get(key)) {
+    for (stones, color) in [(&j.black, Color::Black), (&j.white, Color::White)] {
+        for &(x, y) in stones {
             let p = board
-                .pos(x as i64, y as i64)
+                .pos(x, y)
                 .filter(|&p| board.is_empty(p))
                 .ok_or_else(|| anyhow!("bad stone {x},{y}"))?;
             board.make(p, color);
         }
     }
-    let to_move = match j.get("to_move").and_then(Json::as_str) {
+    let to_move = match j.to_move.as_deref() {
         Some("black") => Color::Black,
         Some("white") => Color::White,
         Some(other) => bail!("bad to_move {other}"),
         None => board.to_move(),
     };
     board.set_to_move(to_move);
-    let depth = j
-        .get("depth")
-        .and_then(Json::as_i64)
-        .map(|d| d.max(1) as u32);
-    let answers = points(j.get("answers"))
-        .into_iter()
-        .map(|(x, y)| Pos::from_xy(x as usize, y as usize))
-        .collect();
-    let answers_complete = j
-        .get("answers_complete")
-        .and_then(Json::as_bool)
-        .unwrap_or(false);
-    let expects_no_win = j
-        .get("kind")
-        .and_then(Json::as_str)
-        .is_some_and(|k| k.starts_with("no_"));
-    let kind = j.get("kind").and_then(Json::as_str).unwrap_or("");
-    let question = if kind.contains("vcf") {
+    let question = if j.kind.contains("vcf") {
         Question::Vcf
-    } else if kind.contains("vct") {
+    } else if j.kind.contains("vct") {
         Question::Vct
     } else {
         Question::Any
     };
-    let threat_limit = j
-        .get("threat_limit")
-        .and_then(Json::as_i64)
-        .map(|t| t.max(0) as u32);
     Ok(Puzzle {
         id,
         board,
-        depth,
-        answers,
-        answers_complete,
-        expects_no_win,
+        depth: j.depth.map(|d| d.max(1) as u32),
+        answers: j
+            .answers
+            .into_iter()
+            .filter(|&(x, y)| x < crate::board::MAX_SIZE && y < crate::board::MAX_SIZE)
+            .map(|(x, y)| Pos::from_xy(x, y))
+            .collect(),
+        answers_complete: j.answers_complete,
+        expects_no_win: j.kind.starts_with("no_"),
         question,
-        threat_limit,
+        threat_limit: j.threat_limit.map(|t| t.max(0) as u32),
     })
 }
 
 /// Whether a solution answers the puzzle: no win claimed where none is expected; else a
 /// win, starting with a listed answer when the list is complete.
-pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
+pub(crate) fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
     if puzzle.expects_no_win {
         return s.result != "win";
     }
@@ -142,7 +165,7 @@ pub fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
 /// Solves one puzzle within `opts.time_ms`.
 /// `vcf` is reused from puzzle to puzzle (it forgets what it learnt first): a new
 /// solver's table costs more to clear than most puzzles take.
-pub fn solve_puzzle(
+pub(crate) fn solve_puzzle(
     engine: &Engine,
     vcf: &mut VcfSolver<'static>,
     puzzle: &Puzzle,
@@ -238,88 +261,86 @@ pub fn solve_puzzle(
     }
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+/// One answer line of the tool's output.
+#[derive(Serialize)]
+struct Answer<'a> {
+    id: &'a str,
+    #[serde(rename = "move")]
+    mv: Option<[usize; 2]>,
+    result: &'static str,
+    line: Vec<[usize; 2]>,
+    nodes: u64,
+    ms: u64,
 }
 
-fn json_point(p: Pos) -> String {
-    format!("[{},{}]", p.x(), p.y())
-}
-
-pub fn solution_json(id: &str, s: &Solution) -> String {
-    let line: Vec<String> = s.line.iter().map(|&p| json_point(p)).collect();
-    format!(
-        "{{\"id\": {}, \"move\": {}, \"result\": \"{}\", \"line\": [{}], \"nodes\": {}, \"ms\": {}}}",
-        json_string(id),
-        s.mv.map(json_point).unwrap_or_else(|| "null".into()),
-        s.result,
-        line.join(","),
-        s.nodes,
-        s.ms
-    )
-}
-
-/// Parses `solve` arguments.
-pub fn parse_args(args: &[String]) -> Result<(SolveOptions, String)> {
-    let mut opts = SolveOptions {
-        time_ms: 1000,
-        threads: 1,
+pub(crate) fn solution_json(id: &str, s: &Solution) -> String {
+    let point = |p: Pos| [p.x(), p.y()];
+    let answer = Answer {
+        id,
+        mv: s.mv.map(point),
+        result: s.result,
+        line: s.line.iter().map(|&p| point(p)).collect(),
+        nodes: s.nodes,
+        ms: s.ms,
     };
-    let mut file = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--time-ms" => opts.time_ms = it.next().context("--time-ms needs a value")?.parse()?,
-            "--threads" => opts.threads = it.next().context("--threads needs a value")?.parse()?,
-            f if !f.starts_with("--") => file = Some(f.to_string()),
-            other => bail!("unknown option {other}"),
-        }
-    }
-    Ok((
-        opts,
-        file.context("usage: solve [--time-ms N] [--threads N] FILE.jsonl")?,
-    ))
+    serde_json::to_string(&answer).expect("an answer is plain data")
 }
 
-/// Runs the tool: JSON lines to `out`, the summary returned for stderr.
-pub fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<String> {
-    let (opts, file) = parse_args(args)?;
-    let text = std::fs::read_to_string(&file).with_context(|| format!("reading {file}"))?;
-    let engine = Engine::new(64 << 20, opts.threads);
-    let mut vcf = VcfSolver::new(VcfLimits::default());
-    let (mut solved, mut failed, mut slowest) = (0, 0, 0u64);
-    let mut total = std::time::Duration::ZERO;
-    for (n, line) in text
+/// Runs the tool: JSON lines to `out` in the file's order, the summary returned for
+/// stderr. Every line is read before any is solved, so that a bad line costs no time.
+pub fn run(opts: &SolveOptions, out: &mut dyn std::io::Write) -> Result<String> {
+    let file = opts.file.display();
+    let text = std::fs::read_to_string(&opts.file).with_context(|| format!("reading {file}"))?;
+    let puzzles = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let puzzle = parse_puzzle(line).with_context(|| format!("{file} line {}", n + 1))?;
-        let started = Instant::now();
-        let s = solve_puzzle(&engine, &mut vcf, &puzzle, &opts);
-        total += started.elapsed();
-        writeln!(out, "{}", solution_json(&puzzle.id, &s))?;
-        out.flush()?;
-        if is_solved(&puzzle, &s) {
+        .map(|(n, line)| parse_puzzle(line).with_context(|| format!("{file} line {}", n + 1)))
+        .collect::<Result<Vec<_>>>()?;
+    let progress = Progress::new("solve", puzzles.len());
+    let solved_so_far = AtomicUsize::new(0);
+    let wall = Instant::now();
+    // Each worker keeps its engine and VCF solver from puzzle to puzzle: making them
+    // costs more than most puzzles take.
+    let solutions: Vec<(Solution, Duration)> = parallel::pool(opts.threads)?.install(|| {
+        puzzles
+            .par_iter()
+            .map_init(
+                || {
+                    let engine = Engine::new(64 << 20, 1);
+                    (engine, VcfSolver::new(VcfLimits::default()))
+                },
+                |(engine, vcf), puzzle| {
+                    let started = Instant::now();
+                    let s = solve_puzzle(engine, vcf, puzzle, opts);
+                    let took = started.elapsed();
+                    if is_solved(puzzle, &s) {
+                        solved_so_far.fetch_add(1, Ordering::Relaxed);
+                    }
+                    progress.tick(|| format!("solved {}", solved_so_far.load(Ordering::Relaxed)));
+                    (s, took)
+                },
+            )
+            .collect()
+    });
+    progress.finish();
+    let (mut solved, mut failed, mut slowest) = (0, 0, 0u64);
+    let mut total = Duration::ZERO;
+    for (puzzle, (s, took)) in puzzles.iter().zip(&solutions) {
+        writeln!(out, "{}", solution_json(&puzzle.id, s))?;
+        if is_solved(puzzle, s) {
             solved += 1;
         } else {
             failed += 1;
         }
+        total += *took;
         slowest = slowest.max(s.ms);
     }
+    out.flush()?;
     Ok(format!(
-        "solved {solved} failed {failed} of {} in {:.3} s (slowest {slowest} ms)",
+        "solved {solved} failed {failed} of {} in {:.3} s (slowest {slowest} ms), wall {:.3} s",
         solved + failed,
-        total.as_secs_f64()
+        total.as_secs_f64(),
+        wall.elapsed().as_secs_f64()
     ))
 }

@@ -45,20 +45,86 @@ use crate::eval::weights::{
     THREAT_VALUE, UNIT_SHIFT,
 };
 use crate::eval::{count_bucket, group_counts};
+use crate::record::{self, Outcome, Record};
 use crate::search::movegen::{forced_moves, quick_win};
 use crate::search::score::is_mate;
 use crate::search::Limits;
+use crate::tools::parallel;
+use crate::tools::progress::Progress;
 use anyhow::{anyhow, bail, Context, Result};
+use rayon::prelude::*;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-pub const USAGE: &str =
-    "usage: pbrain-ferrum tune [--iterations N] [--rate R] [--l2 L] [--combo-l2 L] [--mask-l2 L]\n                          [--masks-only] [--pairs] [--rule R]\n                          [--search-depth D [--lambda L]] GAMES... | --positions FILE\n  fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf files,\n  or ferrum-arena --psq files replayed under Gomocup rule R, default 0), with\n  --search-depth to a depth-D search's scores of their positions, or with --positions\n  to the win probabilities of FILE's lines (moves, a tab, the probability)";
+/// Options of `tune`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(
+    after_help = "Fits src/eval/weights.rs to the results of the games (c-gomoku-cli -sgf \
+files, or ferrum-arena --psq files replayed under --rule), with --search-depth to a depth-D \
+search's scores of their positions, or with --positions to the win probabilities of FILE's \
+lines (moves, a tab, the probability)."
+)]
+pub struct Options {
+    /// Adam steps
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub iterations: usize,
+    /// Step size, in evaluation units
+    #[arg(long, value_name = "R", default_value_t = 0.5)]
+    pub rate: f64,
+    /// Pull of the line, threat and count weights towards their current values
+    #[arg(long, value_name = "L", default_value_t = 0.0)]
+    pub l2: f64,
+    /// Pull of the combination weights
+    #[arg(long, value_name = "L", default_value_t = 1e-6)]
+    pub combo_l2: f64,
+    /// Pull of the threat-mask values
+    #[arg(long, value_name = "L", default_value_t = 1e-9)]
+    pub mask_l2: f64,
+    /// Fit the threat masks alone
+    #[arg(long)]
+    pub masks_only: bool,
+    /// One weight per two strongest patterns instead of one per combination
+    #[arg(long)]
+    pub pairs: bool,
+    /// Gomocup rule of games whose file names none (.psq files)
+    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    pub rule: Rule,
+    /// Fit to a depth-D search's scores instead of the results
+    #[arg(long, value_name = "D", default_value_t = 0)]
+    pub search_depth: i32,
+    /// With --search-depth: the share of the game's result in the target
+    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
+    pub lambda: f32,
+    /// Fit to a teacher's verdicts: lines of moves, a tab and a win probability
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with = "games",
+        required_unless_present = "games"
+    )]
+    pub positions: Option<PathBuf>,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Games: SGF collections or .psq files
+    #[arg(value_name = "GAMES")]
+    pub games: Vec<PathBuf>,
+}
 
-/// The value after the option at `args[*i]`, parsed; `*i` moves onto it.
-pub(crate) fn option_value<T: std::str::FromStr>(args: &[String], i: &mut usize) -> Result<T> {
-    *i += 1;
-    args.get(*i).and_then(|v| v.parse().ok()).context(USAGE)
+/// A Gomocup rule number (`--rule` of the game tools).
+pub(crate) fn gomocup_rule(s: &str) -> Result<Rule, String> {
+    s.parse()
+        .ok()
+        .and_then(Rule::from_gomocup)
+        .ok_or_else(|| "wants a Gomocup rule number (0, 1, 4, 8, 9)".into())
+}
+
+fn share(s: &str) -> Result<f32, String> {
+    s.parse()
+        .ok()
+        .filter(|l| (0.0..=1.0).contains(l))
+        .ok_or_else(|| "wants a number from 0 to 1".into())
 }
 
 /// Weights per view: line patterns, then threat classes, then pattern combinations.
@@ -85,87 +151,69 @@ struct Sample {
 /// All weights, per view: `PER_VIEW` each.
 type Weights = Vec<f64>;
 
-/// One finished game read from SGF or `.psq`.
-pub struct Game {
-    pub size: usize,
-    pub rule: Rule,
-    /// Winner, `None` for a draw.
-    pub winner: Option<Color>,
-    /// Stones in order, Black first, (x, y) from 0.
-    pub moves: Vec<(usize, usize)>,
-}
-
-/// The finished games of SGF collections and `.psq` files (the latter replayed under
-/// `rule` for their result).
-pub fn read_games(files: &[String], rule: Rule) -> Result<Vec<Game>> {
+/// The finished games of SGF collections and `.psq` files, each with its rule (the
+/// file's, else `rule`) and result (a `.psq` file's from replaying it). Games without
+/// a result are left out: they have no label.
+pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
     let mut games = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
-        if f.ends_with(".psq") {
-            games.extend(parse_psq_game(&text, rule).with_context(|| format!("parsing {f}"))?);
-        } else {
-            games.extend(parse_sgf_games(&text).with_context(|| format!("parsing {f}"))?);
+        for mut g in record::read_file(f)? {
+            let rule = *g.rule.get_or_insert(rule);
+            if g.outcome.is_none() {
+                g.outcome =
+                    replayed_outcome(&g, rule).with_context(|| format!("{}", f.display()))?;
+            }
+            if g.outcome.is_some() {
+                games.push(g);
+            }
         }
     }
     Ok(games)
 }
 
-pub fn run(args: &[String]) -> Result<String> {
-    let mut iterations = 400;
-    let mut rate = 0.5f64;
-    let mut l2 = 0.0f64;
-    let mut combo_l2 = 1e-6f64;
-    let mut mask_l2 = 1e-9f64;
-    let mut masks_only = false;
-    let mut pairs = false;
-    let mut rule = Rule::Freestyle;
-    let mut search_depth = 0;
-    let mut lambda = 0.0f32;
-    let mut positions = None;
-    let mut files = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--iterations" => iterations = option_value(args, &mut i)?,
-            "--l2" => l2 = option_value(args, &mut i)?,
-            "--pairs" => pairs = true,
-            "--search-depth" => search_depth = option_value(args, &mut i)?,
-            "--lambda" => {
-                lambda = option_value(args, &mut i)?;
-                if !(0.0..=1.0).contains(&lambda) {
-                    bail!("{USAGE}");
-                }
-            }
-            "--combo-l2" => combo_l2 = option_value(args, &mut i)?,
-            "--mask-l2" => mask_l2 = option_value(args, &mut i)?,
-            "--masks-only" => masks_only = true,
-            "--positions" => positions = Some(option_value::<String>(args, &mut i)?),
-            "--rate" => rate = option_value(args, &mut i)?,
-            "--rule" => {
-                rule = Rule::from_gomocup(option_value(args, &mut i)?).context(USAGE)?;
-            }
-            f => files.push(f.to_string()),
+/// The result of a record that gives none: a win for the last stone's colour when that
+/// stone makes five, a draw when it fills the board; any other ending (a forfeit, a
+/// renju foul, an unfinished game) gives none.
+fn replayed_outcome(g: &Record, rule: Rule) -> Result<Option<Outcome>> {
+    let mut board = Board::new(g.size, g.size, rule).map_err(|e| anyhow!("{e}"))?;
+    let mut outcome = None;
+    for (n, (x, y)) in g.points().enumerate() {
+        let p = board
+            .pos(x as i64, y as i64)
+            .filter(|&p| board.is_empty(p))
+            .with_context(|| format!("stone {n} off the board or on an occupied point"))?;
+        let colour = Color::of_stone(n);
+        if n + 1 == g.moves.len() && board.is_win_move(colour, p) {
+            outcome = Some(Outcome::Win(colour));
         }
-        i += 1;
+        board.make(p, colour);
     }
-    if files.is_empty() == positions.is_none() {
-        bail!("{USAGE}");
+    if outcome.is_none() && board.empty_count() == 0 {
+        outcome = Some(Outcome::Draw);
     }
+    Ok(outcome)
+}
+
+pub fn run(o: &Options) -> Result<String> {
     let l2 = WeightOptions {
-        l2,
-        combo_l2,
-        mask_l2,
-        masks_only,
+        l2: o.l2,
+        combo_l2: o.combo_l2,
+        mask_l2: o.mask_l2,
+        masks_only: o.masks_only,
     };
-    if let Some(f) = &positions {
-        let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
-        let per_position = parse_positions(&text, rule, pairs)?;
-        return fit(per_position, iterations, rate, l2, pairs, None);
-    }
-    let games = read_games(&files, rule)?;
-    let per_game = samples_of_games(&games, pairs, search_depth);
-    let label = (search_depth > 0).then_some(lambda);
-    fit(per_game, iterations, rate, l2, pairs, label)
+    let pool = parallel::pool(o.threads)?;
+    pool.install(|| {
+        if let Some(f) = &o.positions {
+            let text =
+                std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+            let per_position = parse_positions(&text, o.rule, o.pairs)?;
+            return fit(per_position, o.iterations, o.rate, l2, o.pairs, None);
+        }
+        let games = read_games(&o.games, o.rule)?;
+        let per_game = samples_of_games(&games, o.pairs, o.search_depth);
+        let label = (o.search_depth > 0).then_some(o.lambda);
+        fit(per_game, o.iterations, o.rate, l2, o.pairs, label)
+    })
 }
 
 /// How each kind of weight is fitted: how hard it is pulled towards its starting value,
@@ -235,100 +283,6 @@ fn fit(
     Ok(out)
 }
 
-/// Every game of an SGF collection (one `(;...)` per game).
-fn parse_sgf_games(text: &str) -> Result<Vec<Game>> {
-    let mut games = Vec::new();
-    for chunk in text.split("(;").skip(1) {
-        let prop = |name: &str| -> Option<&str> {
-            let at = find_property(chunk, name)?;
-            let rest = &chunk[at + name.len() + 1..];
-            rest.split(']').next()
-        };
-        let size: usize = prop("SZ").and_then(|v| v.parse().ok()).unwrap_or(15);
-        let rule = prop("RU")
-            .and_then(|v| v.parse().ok())
-            .and_then(Rule::from_gomocup)
-            .unwrap_or(Rule::Freestyle);
-        let winner = match prop("RE").unwrap_or("") {
-            r if r.starts_with('B') => Some(Color::Black),
-            r if r.starts_with('W') => Some(Color::White),
-            "0" | "Draw" | "draw" => None,
-            _ => continue, // unfinished or unknown result: no label
-        };
-        let mut moves = Vec::new();
-        for node in chunk.split(';').skip(1) {
-            let node = node.trim_start();
-            let Some(coord) = node
-                .strip_prefix("B[")
-                .or_else(|| node.strip_prefix("W["))
-                .and_then(|r| r.split(']').next())
-            else {
-                continue;
-            };
-            let b = coord.as_bytes();
-            if b.len() != 2 {
-                return Err(anyhow!("bad move [{coord}]"));
-            }
-            moves.push(((b[0] - b'a') as usize, (b[1] - b'a') as usize));
-        }
-        games.push(Game {
-            size,
-            rule,
-            winner,
-            moves,
-        });
-    }
-    Ok(games)
-}
-
-/// The game of a Piskvork `.psq` file (ferrum-arena's `--psq` output: a size line,
-/// then `x,y,ms` per stone, 1-based, Black first). The file holds no result: the game
-/// is replayed under `rule`, and it is won by the last stone's colour when that stone
-/// makes five, drawn when it fills the board; any other ending (a forfeit, a renju
-/// foul, an unfinished game) gives no label and no game.
-fn parse_psq_game(text: &str, rule: Rule) -> Result<Option<Game>> {
-    let mut lines = text.lines();
-    let header = lines.next().context("empty file")?;
-    let size: usize = header
-        .split([' ', 'x', ','])
-        .find_map(|w| w.parse().ok())
-        .with_context(|| format!("bad header {header:?}"))?;
-    let mut moves = Vec::new();
-    for line in lines {
-        let fields: Vec<&str> = line.trim().split(',').collect();
-        let [x, y, _ms] = fields[..] else {
-            break; // the players' names follow the stones
-        };
-        let (Ok(x), Ok(y)) = (x.parse::<usize>(), y.parse::<usize>()) else {
-            break;
-        };
-        if x == 0 || y == 0 || x > size || y > size {
-            bail!("stone {line:?} off a {size}x{size} board");
-        }
-        moves.push((x - 1, y - 1));
-    }
-    let mut board = Board::new(size, size, rule).map_err(|e| anyhow!("{e}"))?;
-    let mut winner = None;
-    for (n, &(x, y)) in moves.iter().enumerate() {
-        let p = Pos::from_xy(x, y);
-        let colour = Color::of_stone(n);
-        if !board.is_empty(p) {
-            bail!("stone {n} on an occupied point");
-        }
-        if n + 1 == moves.len() && board.is_win_move(colour, p) {
-            winner = Some(colour);
-        }
-        board.make(p, colour);
-    }
-    let finished = winner.is_some() || board.empty_count() == 0;
-    Ok(finished.then_some(Game {
-        size,
-        rule,
-        winner,
-        moves,
-    }))
-}
-
 /// The samples of a `--positions` file, one group per line: a line holds the moves
 /// from the empty board (`x,y` from 0, Black first, space-separated), a tab, and the
 /// target: the probability that the side to move after those moves wins (a teacher's
@@ -383,46 +337,24 @@ fn parse_positions(text: &str, rule: Rule, pairs: bool) -> Result<Vec<Vec<Sample
     Ok(out)
 }
 
-/// Byte offset of property `name` followed by `[` (not a suffix of a longer name).
-fn find_property(chunk: &str, name: &str) -> Option<usize> {
-    let pat = format!("{name}[");
-    let mut from = 0;
-    while let Some(i) = chunk[from..].find(&pat) {
-        let at = from + i;
-        let prev = chunk[..at].chars().last();
-        if !prev.is_some_and(|c| c.is_ascii_uppercase()) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The samples of every game, in game order. With a search depth the searches run on
-/// every core, each thread with an engine of its own and a run of consecutive games.
-fn samples_of_games(games: &[Game], pairs: bool, search_depth: i32) -> Vec<Vec<Sample>> {
-    if search_depth <= 0 {
-        return games.iter().map(|g| samples_of(g, pairs, None)).collect();
-    }
-    let threads = crate::engine::default_threads().max(1);
-    let chunk = games.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = games
-            .chunks(chunk)
-            .map(|run| {
-                scope.spawn(move || {
-                    let mut engine = Engine::new(LABEL_TT_BYTES, 1);
-                    run.iter()
-                        .map(|g| samples_of(g, pairs, Some((&mut engine, search_depth))))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a labelling thread panicked"))
-            .collect()
-    })
+/// The samples of every game, in game order, the games shared out among the pool's
+/// threads; with a search depth each thread labels with an engine of its own.
+fn samples_of_games(games: &[Record], pairs: bool, search_depth: i32) -> Vec<Vec<Sample>> {
+    let progress = Progress::new("tune: games", games.len());
+    let samples = games
+        .par_iter()
+        .map_init(
+            || (search_depth > 0).then(|| Engine::new(LABEL_TT_BYTES, 1)),
+            |engine, g| {
+                let label = engine.as_mut().map(|e| (e, search_depth));
+                let samples = samples_of(g, pairs, label);
+                progress.tick(String::new);
+                samples
+            },
+        )
+        .collect();
+    progress.finish();
+    samples
 }
 
 /// Transposition table of each labelling search's engine (one per worker thread).
@@ -462,12 +394,13 @@ fn set_search_target(s: &mut Sample, k: f64, lambda: f32) {
 
 /// The positions of one game where the static evaluation decides, each with its
 /// search score when `label` gives an engine and a depth.
-fn samples_of(g: &Game, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> Vec<Sample> {
+fn samples_of(g: &Record, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> Vec<Sample> {
     let mut out = Vec::new();
-    let Ok(mut board) = Board::new(g.size, g.size, g.rule) else {
+    let rule = g.rule.unwrap_or(Rule::Freestyle);
+    let Ok(mut board) = Board::new(g.size, g.size, rule) else {
         return out;
     };
-    for (n, &(x, y)) in g.moves.iter().enumerate() {
+    for (n, (x, y)) in g.points().enumerate() {
         if x >= g.size || y >= g.size {
             break;
         }
@@ -488,10 +421,10 @@ fn samples_of(g: &Game, pairs: bool, mut label: Option<(&mut Engine, i32)>) -> V
         }
         let mean = two_ply_features(&before, &features(&board, pairs));
         let us = board.to_move();
-        let result = match g.winner {
-            None => 0.5,
-            Some(w) if w == us => 1.0,
-            Some(_) => 0.0,
+        let result = match g.outcome {
+            Some(Outcome::Win(w)) if w == us => 1.0,
+            Some(Outcome::Win(_)) => 0.0,
+            _ => 0.5,
         };
         let search_score = label
             .as_mut()
@@ -603,18 +536,51 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// Samples per piece of a parallel sum. The pieces' sums are added in order, so the
+/// totals do not depend on the number of threads.
+const CHUNK: usize = 4096;
+
 /// Mean cross-entropy of the predicted results.
 fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     let eps = 1e-9;
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let p = sigmoid(eval(s, w) / k).clamp(eps, 1.0 - eps);
-            let r = s.result as f64;
-            -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+    let parts: Vec<f64> = samples
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|s| {
+                    let p = sigmoid(eval(s, w) / k).clamp(eps, 1.0 - eps);
+                    let r = s.result as f64;
+                    -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+                })
+                .sum()
         })
-        .sum();
-    total / samples.len() as f64
+        .collect();
+    parts.iter().sum::<f64>() / samples.len() as f64
+}
+
+/// The gradient of the summed cross-entropy (times K) over the samples.
+fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
+    let parts: Vec<Vec<f64>> = samples
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut grad = vec![0f64; PARAMS];
+            for s in chunk {
+                let err = sigmoid(eval(s, w) / k) - s.result as f64;
+                for &(j, f) in &s.features {
+                    grad[j as usize] += err * f as f64;
+                }
+            }
+            grad
+        })
+        .collect();
+    let mut grad = vec![0f64; PARAMS];
+    for part in parts {
+        for (g, p) in grad.iter_mut().zip(part) {
+            *g += p;
+        }
+    }
+    grad
 }
 
 /// The scale K that best fits the current weights (golden-section search).
@@ -651,14 +617,9 @@ fn adam(
     let (b1, b2, eps) = (0.9, 0.999, 1e-8);
     let mut m = vec![0f64; PARAMS];
     let mut v = vec![0f64; PARAMS];
+    let progress = Progress::new("tune: iterations", iterations);
     for t in 1..=iterations {
-        let mut grad = vec![0f64; PARAMS];
-        for s in samples {
-            let err = sigmoid(eval(s, w) / k) - s.result as f64;
-            for &(j, f) in &s.features {
-                grad[j as usize] += err * f as f64;
-            }
-        }
+        let grad = gradient(samples, w, k);
         for j in first..PARAMS {
             let g = grad[j] / samples.len() as f64 / k + 2.0 * l2[j] * (w[j] - start[j]);
             m[j] = b1 * m[j] + (1.0 - b1) * g;
@@ -667,6 +628,7 @@ fn adam(
             let vh = v[j] / (1.0 - b2.powi(t as i32));
             w[j] -= rate * mh / (vh.sqrt() + eps);
         }
+        progress.tick(String::new);
     }
 }
 
@@ -740,25 +702,15 @@ mod tests {
     const GAME: &str = "(;FF[4]GM[4]SZ[15]RU[0]RE[B+1]TE[Black win]\n;B[hh];W[ih];B[hi];W[ii];B[hj];W[ij];B[hk];W[ik];B[hl])";
 
     #[test]
-    fn reads_c_gomoku_cli_sgf() {
-        let games = parse_sgf_games(GAME).unwrap();
-        assert_eq!(games.len(), 1);
-        assert_eq!(games[0].winner, Some(Color::Black));
-        assert_eq!(games[0].moves[1], (8, 7));
-        assert_eq!(games[0].moves.len(), 9);
-    }
-
-    #[test]
-    fn reads_ferrum_arena_psq() {
+    fn psq_games_get_their_result_from_a_replay() {
         // Black wins on row 8 (1-based y = 8) with its fifth stone.
         let psq = "Piskvorky 15x15, 11:11, 0\n4,8,0\n4,9,0\n5,8,12\n5,9,10\n6,8,9\n6,9,8\n7,8,7\n7,9,6\n8,8,5\nnew\nold\n0\n";
-        let g = parse_psq_game(psq, Rule::Freestyle).unwrap().unwrap();
-        assert_eq!(g.winner, Some(Color::Black));
-        assert_eq!(g.moves.len(), 9);
-        assert_eq!(g.moves[1], (3, 8));
-        // The same game one stone short has no result: no game.
-        let cut = psq.replace("8,8,5\n", "");
-        assert!(parse_psq_game(&cut, Rule::Freestyle).unwrap().is_none());
+        let g = record::parse_psq(psq).unwrap();
+        let outcome = replayed_outcome(&g, Rule::Freestyle).unwrap();
+        assert_eq!(outcome, Some(Outcome::Win(Color::Black)));
+        // The same game one stone short has no result.
+        let cut = record::parse_psq(&psq.replace("8,8,5\n", "")).unwrap();
+        assert_eq!(replayed_outcome(&cut, Rule::Freestyle).unwrap(), None);
     }
 
     #[test]
@@ -796,11 +748,11 @@ mod tests {
 
     #[test]
     fn features_reproduce_the_evaluation() {
-        let g = &parse_sgf_games(GAME).unwrap()[0];
+        let g = &record::parse_sgf(GAME).unwrap()[0];
         let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
         let w = current_weights();
         let mut masks = Vec::new();
-        for (n, &(x, y)) in g.moves.iter().take(5).enumerate() {
+        for (n, (x, y)) in g.points().take(5).enumerate() {
             let c = Color::of_stone(n);
             let before = features(&board, false);
             board.make(Pos::from_xy(x, y), c);
@@ -832,7 +784,7 @@ mod tests {
         // A quiet game of ten stones that Black won later (the result is what the
         // game-result fit would use).
         let sgf = "(;FF[4]GM[4]SZ[15]RU[0]RE[B+1]\n;B[hh];W[ig];B[gi];W[jf];B[ih];W[gh];B[hj];W[hg];B[fh];W[kh])";
-        let g = &parse_sgf_games(sgf).unwrap()[0];
+        let g = &record::parse_sgf(sgf).unwrap()[0];
         let mut engine = Engine::new(LABEL_TT_BYTES, 1);
         let labelled = samples_of(g, false, Some((&mut engine, 3)));
         let plain = samples_of(g, false, None);

@@ -1,8 +1,7 @@
 //! `--replay-sgf`: judges the games of a c-gomoku-cli SGF file with our referee and
 //! compares with the verdict recorded there (`RE[]`, `TE[]`), game by game.
 //!
-//! c-gomoku-cli writes `(;FF[4]GM[4]GN[n]...RU[rule]SZ[size]PB[..]PW[..]RE[B+1|W+1|0]
-//! TE[reason]` then `;B[xy]` / `;W[xy]` with letters a=0, x first. A move that loses
+//! The file is read by `ferrum::record` (c-gomoku-cli's SGF). A move that loses
 //! by itself (illegal, forbidden) and a time forfeit or crash leave no move in the
 //! file: the game then simply stops with the loser to move, which is all the replay
 //! can check ("consistent"). A forbidden move appended to the file by hand is judged
@@ -12,95 +11,10 @@ use std::io::Write;
 
 use anyhow::{bail, Context, Result};
 
-use super::referee::{Referee, Verdict};
-use crate::board::Color;
+use ferrum::board::{Color, Rule};
+use ferrum::record::{self, Record};
 
-/// One game of the file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SgfGame {
-    pub number: String,
-    pub rule: i64,
-    pub size: usize,
-    pub black: String,
-    pub white: String,
-    pub result: String,
-    pub reason: String,
-    pub moves: Vec<(Color, usize, usize)>,
-}
-
-/// Splits the file into games and reads their properties.
-pub fn parse(text: &str) -> Result<Vec<SgfGame>> {
-    let mut games = Vec::new();
-    let mut props: Vec<(String, String)> = Vec::new();
-    let mut key = String::new();
-    // A letter after a value or a `;` starts a new key; later letters extend it.
-    let mut new_key = true;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '(' => {
-                props.clear();
-                new_key = true;
-            }
-            ')' => games.push(game_from(&props)?),
-            '[' => {
-                let mut value = String::new();
-                while let Some(c) = chars.next() {
-                    match c {
-                        ']' => break,
-                        '\\' => value.extend(chars.next()),
-                        c => value.push(c),
-                    }
-                }
-                props.push((key.clone(), value));
-                new_key = true;
-            }
-            c if c.is_ascii_uppercase() => {
-                if std::mem::take(&mut new_key) {
-                    key.clear();
-                }
-                key.push(c);
-            }
-            ';' => new_key = true,
-            _ => {}
-        }
-    }
-    Ok(games)
-}
-
-fn game_from(props: &[(String, String)]) -> Result<SgfGame> {
-    let get = |k: &str| {
-        props
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    };
-    let size: usize = get("SZ").parse().context("SGF game without SZ[]")?;
-    let mut moves = Vec::new();
-    for (k, v) in props {
-        let color = match k.as_str() {
-            "B" => Color::Black,
-            "W" => Color::White,
-            _ => continue,
-        };
-        let b = v.as_bytes();
-        if b.len() != 2 || !b.iter().all(u8::is_ascii_lowercase) {
-            bail!("bad SGF move `{v}`");
-        }
-        moves.push((color, (b[0] - b'a') as usize, (b[1] - b'a') as usize));
-    }
-    Ok(SgfGame {
-        number: get("GN"),
-        rule: get("RU").parse().unwrap_or(0),
-        size,
-        black: get("PB"),
-        white: get("PW"),
-        result: get("RE"),
-        reason: get("TE"),
-        moves,
-    })
-}
+use crate::referee::{Referee, Verdict};
 
 /// Our referee's view of a recorded game.
 #[derive(Debug, Clone, PartialEq)]
@@ -114,9 +28,10 @@ pub enum Judged {
 }
 
 /// Replays the moves through the referee.
-pub fn judge(game: &SgfGame, draw_after: Option<usize>) -> Result<Judged> {
-    let mut referee = Referee::new(game.size, game.rule, draw_after)?;
-    for (i, &(color, x, y)) in game.moves.iter().enumerate() {
+pub fn judge(game: &Record, draw_after: Option<usize>) -> Result<Judged> {
+    let rule = game.rule.unwrap_or(Rule::Freestyle).gomocup_value();
+    let mut referee = Referee::new(game.size, rule, draw_after)?;
+    for (i, &record::Move { color, x, y }) in game.moves.iter().enumerate() {
         if color != referee.to_move() {
             bail!("move {} ({x},{y}) is out of turn", i + 1);
         }
@@ -200,7 +115,7 @@ pub fn run(
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut counts = [0; 3];
-    for game in parse(&text)? {
+    for game in record::parse_sgf(&text)? {
         let judged = judge(&game, draw_after).with_context(|| format!("game {}", game.number))?;
         let agreement = compare(&game.reason, &judged);
         counts[agreement as usize] += 1;
@@ -224,10 +139,10 @@ pub fn run(
             out,
             "game {} ({} vs {}, {} moves): recorded {} {{{}}} | referee: {ours}: {verdict}",
             game.number,
-            game.black,
-            game.white,
+            game.players[0],
+            game.players[1],
             game.moves.len(),
-            game.result,
+            game.result_text,
             game.reason
         )?;
     }
@@ -243,7 +158,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::referee::Reason;
+    use crate::referee::Reason;
 
     const TWO_GAMES: &str = "\
 (;FF[4]GM[4]GN[1]EV[A x B]DT[2026.11.22 06:31:37]RO[1.1]RU[0]SZ[15]PB[A]PW[B]RE[B+1]TE[Black win by five connection]
@@ -255,20 +170,8 @@ mod tests {
 ";
 
     #[test]
-    fn parses_c_gomoku_cli_sgf() {
-        let games = parse(TWO_GAMES).unwrap();
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].number, "1");
-        assert_eq!(games[0].moves[0], (Color::Black, 7, 7));
-        assert_eq!(games[0].moves[1], (Color::White, 0, 7));
-        assert_eq!(games[0].moves.len(), 9);
-        assert_eq!(games[1].rule, 4);
-        assert_eq!(games[1].black, "B");
-    }
-
-    #[test]
     fn judges_and_compares() {
-        let games = parse(TWO_GAMES).unwrap();
+        let games = record::parse_sgf(TWO_GAMES).unwrap();
         let j = judge(&games[0], None).unwrap();
         assert_eq!(j, Judged::Over(Verdict::win(Color::Black, Reason::Five)));
         assert_eq!(compare(&games[0].reason, &j), Agreement::Agree);
@@ -278,7 +181,11 @@ mod tests {
         assert_eq!(compare(&games[1].reason, &j), Agreement::Consistent);
         // With the move appended (7,7 = hh), the referee sees the double three.
         let mut g = games[1].clone();
-        g.moves.push((Color::Black, 7, 7));
+        g.moves.push(record::Move {
+            color: Color::Black,
+            x: 7,
+            y: 7,
+        });
         let j = judge(&g, None).unwrap();
         assert_eq!(compare(&g.reason, &j), Agreement::Agree);
         // A white win claimed where Black made five is a disagreement.

@@ -25,7 +25,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::referee::Reason;
+use crate::referee::Reason;
 
 /// One stone of the record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use std::fmt;
 
 use anyhow::{bail, Context, Result};
 
-use crate::board::{Board, Color, Rule};
+use ferrum::board::{Board, Color, Rule};
 
 /// Why a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,14 +33,6 @@ impl Reason {
             Reason::FullBoard => "full board",
             Reason::DrawAfter(_) => "draw after",
         }
-    }
-
-    /// Whether the loser broke a rule of the match (rather than being out-played).
-    pub fn is_fault(&self) -> bool {
-        matches!(
-            self,
-            Reason::Illegal(_) | Reason::Forbidden(..) | Reason::TimeForfeit | Reason::Crash
-        )
     }
 }
 
@@ -112,10 +104,6 @@ impl Referee {
         Ok(())
     }
 
-    pub fn size(&self) -> usize {
-        self.board.width()
-    }
-
     pub fn to_move(&self) -> Color {
         self.board.to_move()
     }
@@ -129,6 +117,7 @@ impl Referee {
             .collect()
     }
 
+    #[cfg(test)]
     pub fn stone_count(&self) -> usize {
         self.board.move_count()
     }

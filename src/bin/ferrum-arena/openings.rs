@@ -4,7 +4,7 @@
 
 use anyhow::{bail, Context, Result};
 
-use super::referee::Referee;
+use crate::referee::Referee;
 
 /// Opening stones in game order, as board coordinates.
 pub type Opening = Vec<(usize, usize)>;

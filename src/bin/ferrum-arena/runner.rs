@@ -1,19 +1,8 @@
-//! `ferrum-arena`: a match runner for two pbrain engines, refereed with Ferrum's own
-//! rules code. The match loop lives here: game slots on std threads, each with its
+//! The match loop of `ferrum-arena`, refereed with Ferrum's own rules code: game slots on std threads, each with its
 //! own pair of engine processes, reporting to the main thread, which prints, keeps
 //! the totals and stops early when the SPRT decides.
 
-pub mod cli;
-pub mod game;
-pub mod openings;
-pub mod process;
-pub mod psq;
-pub mod referee;
-pub mod replay;
-pub mod report;
-pub mod stats;
-
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -21,14 +10,16 @@ use std::thread;
 
 use anyhow::{anyhow, Result};
 
-use crate::board::Color;
-use game::{GameOutcome, GameSettings};
-use openings::Opening;
-use process::Process;
-use psq::Stone;
-use referee::{Reason, Verdict};
-use report::Totals;
-use stats::Sprt;
+use ferrum::board::Color;
+
+use crate::game::{GameOutcome, GameSettings};
+use crate::openings::Opening;
+use crate::process::Process;
+use crate::psq::Stone;
+use crate::referee::{Reason, Verdict};
+use crate::report::Totals;
+use crate::stats::{elo_with_margin, Sprt, Tally};
+use ferrum::tools::progress::Progress;
 
 /// A whole match, as given on the command line.
 #[derive(Debug, Clone)]
@@ -67,6 +58,11 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
     let (tx, rx) = mpsc::channel::<(Result<GameReport, String>, mpsc::Sender<()>)>();
     let mut totals = Totals::default();
     let mut first = Some(first.map(|(p, _)| Some(p)));
+    // On a terminal the game lines already show the score; the progress line is for a
+    // quiet match or one whose output goes to a file.
+    let progress = Progress::new("games", config.games);
+    let progress = (progress.shown() && (config.quiet || !std::io::stdout().is_terminal()))
+        .then_some(progress);
     thread::scope(|scope| -> Result<()> {
         for _ in 0..config.concurrency {
             let tx = tx.clone();
@@ -78,7 +74,12 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         let mut error = None;
         for (report, ack) in rx {
             match report {
-                Ok(report) => record(config, &names, &report, &mut totals, out)?,
+                Ok(report) => {
+                    record(config, &names, &report, &mut totals, out)?;
+                    if let Some(p) = &progress {
+                        p.tick(|| progress_note(&totals.tally));
+                    }
+                }
                 Err(e) => error = error.or(Some(e)),
             }
             if error.is_some() || totals.decision.is_some() {
@@ -88,12 +89,30 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         }
         error.map_or(Ok(()), |e| Err(anyhow!(e)))
     })?;
+    drop(progress);
     write!(
         out,
         "{}",
-        report::summary(&names, &totals, config.sprt.as_ref())
+        crate::report::summary(&names, &totals, config.sprt.as_ref())
     )?;
     Ok((names, totals))
+}
+
+/// Score and Elo so far, from engine A's side.
+fn progress_note(t: &Tally) -> String {
+    let score = format!(
+        "score {}-{}-{} [{:.3}]",
+        t.wins,
+        t.losses,
+        t.draws,
+        t.score()
+    );
+    match elo_with_margin(t) {
+        (elo, margin) if elo.is_finite() && margin.is_finite() => {
+            format!("{score} elo {elo:+.0} +/- {margin:.0}")
+        }
+        _ => score,
+    }
 }
 
 /// Starts an engine and asks its name. Every (re)start gets ABOUT, as in c-gomoku-cli.
@@ -151,7 +170,7 @@ fn play_one(
     index: usize,
 ) -> Result<GameReport> {
     let black = index % 2;
-    let opening = openings::for_game(&config.openings, index);
+    let opening = crate::openings::for_game(&config.openings, index);
     let color_of = |side: usize| {
         if side == black {
             Color::Black
@@ -189,7 +208,7 @@ fn play_one(
         unreachable!("both engines were started above");
     };
     let engines = if black == 0 { [a, b] } else { [b, a] };
-    let outcome = game::play(&config.settings, &opening, engines)?;
+    let outcome = crate::game::play(&config.settings, &opening, engines)?;
     let peak_memory = [0, 1].map(|side| procs[side].as_ref().and_then(Process::peak_memory));
     if let Some(color) = outcome.broken {
         // Killed at once: it crashed, or it is still thinking past its time.
@@ -234,18 +253,22 @@ fn record(
     }
     let number = report.index + 1;
     if !config.quiet {
-        writeln!(out, "{}", report::game_line(number, black, white, verdict))?;
-        writeln!(out, "{}", report::score_line(names, &totals.tally))?;
+        writeln!(
+            out,
+            "{}",
+            crate::report::game_line(number, black, white, verdict)
+        )?;
+        writeln!(out, "{}", crate::report::score_line(names, &totals.tally))?;
         out.flush()?;
     }
     if let Some(dir) = &config.psq_dir {
-        let text = psq::format(
+        let text = crate::psq::format(
             config.settings.size,
             [black, white],
             &report.outcome.stones,
             &verdict.reason,
         );
-        psq::save(dir, number, &text)?;
+        crate::psq::save(dir, number, &text)?;
     }
     Ok(())
 }

@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use super::process::{Process, ReadError};
-use super::psq::Stone;
-use super::referee::{Reason, Referee, Verdict};
-use crate::board::Color;
+use crate::process::{Process, ReadError};
+use crate::psq::Stone;
+use crate::referee::{Reason, Referee, Verdict};
+use ferrum::board::Color;
 
 /// How long an engine may take to answer `START` with `OK`. Generous because some
 /// engines allocate their tables there; the move clock has not started yet.

@@ -1,0 +1,20 @@
+//! The thread pool of the data-parallel tools (solve, tune, sample-leaves,
+//! scan-moves): one rayon pool, sized by the tool's `--threads`.
+
+use anyhow::{Context, Result};
+
+/// A pool of `threads` workers; `None` means one per core.
+pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or_else(crate::engine::default_threads))
+        .build()
+        .context("starting the worker threads")
+}
+
+/// Parses a `--threads` value: a count of at least one.
+pub fn threads(s: &str) -> Result<usize, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "wants a number of threads >= 1".into())
+}
