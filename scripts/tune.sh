@@ -14,7 +14,7 @@
 # TURN_MS (default 60), RULE (default 0), SEED (default 1), CONCURRENCY (default 2),
 # TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: a stronger
 # engine's games teach the evaluation more (how the current tables were fitted:
-# docs/evidence-from-src-tools.md).
+# docs/strength-log.md, "The tools").
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
