@@ -1,0 +1,215 @@
+//! Self-play: the engine against itself at a fixed node count per move, so that the
+//! games do not depend on the machine or its load, from random balanced openings, many
+//! games at once with one search thread each. The records (`format`) are the training
+//! data of the evaluation network.
+
+pub mod format;
+pub mod openings;
+
+use ahash::AHashSet;
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+use std::io::Write;
+use std::sync::atomic::AtomicBool;
+
+use crate::board::{Board, Color, Rule};
+use crate::engine::Engine;
+use crate::rng::Rng;
+use crate::search::Limits;
+use format::{GameRecord, Ply};
+use openings::{balanced_opening, Opening, OpeningSpec};
+
+/// What a self-play run plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub openings: OpeningSpec,
+    /// Nodes searched per move.
+    pub nodes: u64,
+    /// Transposition table per game.
+    pub tt_bytes: usize,
+    /// The game is a draw after this many stones (the full board otherwise).
+    pub max_stones: usize,
+    pub seed: u64,
+}
+
+impl Settings {
+    pub fn new(rule: Rule, width: usize, height: usize) -> Settings {
+        Settings {
+            openings: OpeningSpec::new(rule, width, height),
+            nodes: 20_000,
+            tt_bytes: 8 << 20,
+            max_stones: width * height,
+            seed: 1,
+        }
+    }
+}
+
+/// Totals of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub games: u64,
+    pub positions: u64,
+    /// Black wins, White wins, draws.
+    pub results: [u64; 3],
+}
+
+/// Plays games `first..first + count` (game `i` draws its opening from `seed` and `i`,
+/// so a run can be split or resumed and gives the same games), `batch` at a time on
+/// rayon's pool, and writes each game to `out` in order. `excluded`: canonical
+/// openings no game may start from (the test openings). `progress` is called after
+/// every batch.
+pub fn run(
+    settings: &Settings,
+    first: u64,
+    count: u64,
+    excluded: &AHashSet<Opening>,
+    out: &mut impl Write,
+    mut progress: impl FnMut(&Totals),
+) -> Result<Totals> {
+    let batch = (rayon::current_num_threads() as u64 * 4).max(1);
+    let mut totals = Totals::default();
+    let mut next = first;
+    while next < first + count {
+        let end = (next + batch).min(first + count);
+        let games: Vec<Result<GameRecord>> = (next..end)
+            .into_par_iter()
+            .map_init(
+                || Engine::new(settings.tt_bytes, 1),
+                |engine, i| play_game(settings, i, engine, excluded),
+            )
+            .collect();
+        for game in games {
+            let game = game?;
+            format::write_game(out, &game)?;
+            totals.games += 1;
+            totals.positions += game.plies.len() as u64;
+            totals.results[match game.result {
+                1 => 0,
+                -1 => 1,
+                _ => 2,
+            }] += 1;
+        }
+        out.flush()?;
+        progress(&totals);
+        next = end;
+    }
+    Ok(totals)
+}
+
+/// Game `index` of the run: a balanced opening, then searched moves to the end.
+pub fn play_game(
+    settings: &Settings,
+    index: u64,
+    engine: &mut Engine,
+    excluded: &AHashSet<Opening>,
+) -> Result<GameRecord> {
+    let spec = &settings.openings;
+    let mut rng = Rng::for_item(settings.seed, index);
+    let (opening, _) = balanced_opening(spec, &mut rng, engine, excluded)?;
+    let mut board = Board::new(spec.width, spec.height, spec.rule)?;
+    for p in openings::cells(&board, &opening) {
+        let c = board.to_move();
+        board.make(p, c);
+    }
+    // Each game starts from an empty table: its moves then depend on nothing else.
+    engine.clear();
+    let limits = Limits {
+        max_nodes: settings.nodes,
+        root_tactics: true,
+        ..Limits::default()
+    };
+    let mut plies = Vec::new();
+    let mut result = 0;
+    while board.move_count() < settings.max_stones && board.empty_count() > 0 {
+        // The search sets its stop flag when it ends: a fresh one per search.
+        let found = engine.search(&board, &limits, &AtomicBool::new(false), &|_| {});
+        let c = board.to_move();
+        let Some(p) = found.best.filter(|&p| board.is_legal(c, p)) else {
+            bail!(
+                "game {index}: the search gave no legal move after {}",
+                board.move_count()
+            );
+        };
+        plies.push(Ply {
+            x: p.x() as u8,
+            y: p.y() as u8,
+            // A forced block is answered unsearched, with a score of 0 that says
+            // nothing of the position.
+            score: if found.depth == 0 && !board.is_win_move(c, p) {
+                format::NO_SCORE
+            } else {
+                found.score.clamp(-(i16::MAX as i32), i16::MAX as i32) as i16
+            },
+        });
+        let wins = board.is_win_move(c, p);
+        board.make(p, c);
+        if wins {
+            result = if c == Color::Black { 1 } else { -1 };
+            break;
+        }
+    }
+    Ok(GameRecord {
+        rule: spec.rule,
+        width: spec.width as u8,
+        height: spec.height as u8,
+        opening,
+        plies,
+        result,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn games_are_reproducible_and_replay_legally() {
+        let mut settings = Settings::new(Rule::Renju, 15, 15);
+        settings.nodes = 1_500;
+        settings.openings.nodes = 1_000;
+        settings.tt_bytes = 1 << 20;
+        let play = |first| {
+            let mut bytes = Vec::new();
+            format::write_header(&mut bytes).unwrap();
+            let totals = run(&settings, first, 2, &AHashSet::new(), &mut bytes, |_| {}).unwrap();
+            (bytes, totals)
+        };
+        let (bytes, totals) = play(0);
+        assert_eq!(totals.games, 2);
+        assert_eq!(play(0).0, bytes, "same seed, same games");
+        let games = format::read_games(&mut bytes.as_slice()).unwrap();
+        let mut positions = 0;
+        for g in &games {
+            g.positions(|_| positions += 1).unwrap();
+            // A decided game ends on a five.
+            if g.result != 0 {
+                let last = g.plies.last().unwrap();
+                let mut board = Board::new(15, 15, Rule::Renju).unwrap();
+                let moves = g
+                    .opening
+                    .iter()
+                    .chain(
+                        g.plies
+                            .iter()
+                            .map(|p| (p.x, p.y))
+                            .collect::<Vec<_>>()
+                            .iter(),
+                    )
+                    .copied()
+                    .collect::<Vec<_>>();
+                for &(x, y) in &moves[..moves.len() - 1] {
+                    let p = board.pos(x as i64, y as i64).unwrap();
+                    let c = board.to_move();
+                    board.make(p, c);
+                }
+                let p = board.pos(last.x as i64, last.y as i64).unwrap();
+                assert!(board.is_win_move(board.to_move(), p));
+            }
+        }
+        assert_eq!(positions, totals.positions);
+        // Game 1 alone is the same game as the second of the pair.
+        let (single, _) = play(1);
+        let single = format::read_games(&mut single.as_slice()).unwrap();
+        assert_eq!(single[0], games[1]);
+    }
+}
