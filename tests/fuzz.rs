@@ -40,41 +40,11 @@ const MAX_FAILURES: usize = 20;
 // Random numbers
 // ---------------------------------------------------------------------------------
 
-/// splitmix64: tiny, seedable with any value, good enough to pick fuzz lines.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// 0..n (n > 0).
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    /// lo..=hi.
-    fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + self.below((hi - lo + 1) as u64) as i64
-    }
-
-    /// True with probability num/den.
-    fn chance(&mut self, num: u64, den: u64) -> bool {
-        self.below(den) < num
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len() as u64) as usize]
-    }
-}
+use ferrum::rng::Rng;
 
 /// Each burst has a generator of its own, so that `FUZZ_ONLY` rebuilds it alone.
 fn burst_seed(seed: u64, burst: u64) -> u64 {
-    Rng(seed ^ burst.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next()
+    Rng::new(seed ^ burst.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next_u64()
 }
 
 // ---------------------------------------------------------------------------------
@@ -168,7 +138,7 @@ struct Gen {
 impl Gen {
     fn new(seed: u64, dir: &Path) -> Gen {
         Gen {
-            rng: Rng(seed),
+            rng: Rng::new(seed),
             size: 15,
             dir: dir.display().to_string(),
         }
@@ -473,7 +443,7 @@ impl Gen {
         match self.rng.below(20) {
             0..=5 => {
                 let n = self.rng.below(120) as usize;
-                (0..n).map(|_| self.rng.next() as u8).collect()
+                (0..n).map(|_| self.rng.next_u64() as u8).collect()
             }
             6..=7 => {
                 let bad: &[&[u8]] = &[
@@ -1096,7 +1066,7 @@ fn fuzz_protocol() {
             .max(1);
         let (chunks, count) = gen.burst(want);
         let one_thread = gen.rng.chance(7, 8);
-        let marker = gen.rng.next();
+        let marker = gen.rng.next_u64();
         let end_in_search = gen.rng.chance(1, 3).then(|| gen.rng.below(40));
         // Some bursts without `--log`, so that `INFO folder` decides where to log.
         let log = gen.rng.chance(7, 8).then(|| dir.join("burst.log"));

@@ -3,6 +3,7 @@
 
 use ferrum::board::{Board, Color, Pos, Rule};
 use serde_json::Value as Json;
+use ferrum::rng::Rng;
 use std::path::PathBuf;
 
 /// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
@@ -130,25 +131,11 @@ fn renju_random_forbidden_positions() {
     );
 }
 
-/// Deterministic pseudo-random numbers for the replay test.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Random games with make/undo on every rule and several sizes: after every step the
 /// incremental keys, patterns, threat counts, evaluation sums and hash equal a rebuild.
 #[test]
 fn incremental_structures_match_rebuild() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = Rng::new(0x1234_5678_9abc_def1);
     let mut steps = 0;
     for rule in Rule::ALL {
         for (w, h) in [(15, 15), (20, 20), (5, 5), (32, 32), (19, 7)] {
@@ -167,7 +154,7 @@ fn incremental_structures_match_rebuild() {
                     } else {
                         &empty
                     };
-                    let p = pool[rng.below(pool.len())];
+                    let p = pool[rng.below(pool.len() as u64) as usize];
                     let c = board.to_move();
                     board.make(p, c);
                 }
@@ -218,7 +205,7 @@ fn undo_restores_side_to_move_and_survives_a_rule_change() {
 #[test]
 fn frozen_scores_are_exact_after_undo() {
     use ferrum::tactics::vcf::{VcfLimits, VcfSolver};
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     for rule in Rule::ALL {
         let mut board = Board::new(15, 15, rule).unwrap();
         for _ in 0..40 {
@@ -226,7 +213,7 @@ fn frozen_scores_are_exact_after_undo() {
             let p = if near.is_empty() {
                 Pos::from_xy(7, 7)
             } else {
-                near[rng.below(near.len())]
+                near[rng.below(near.len() as u64) as usize]
             };
             let c = board.to_move();
             board.make(p, c);
@@ -235,7 +222,7 @@ fn frozen_scores_are_exact_after_undo() {
             let burst = rng.below(6);
             for _ in 0..burst {
                 let cands: Vec<Pos> = board.candidates().collect();
-                let q = cands[rng.below(cands.len())];
+                let q = cands[rng.below(cands.len() as u64) as usize];
                 let c = board.to_move();
                 board.make(q, c);
             }

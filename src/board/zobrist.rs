@@ -2,14 +2,7 @@
 //! hashes (and the bench signature) are identical on every run and machine.
 
 use super::types::CELLS;
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
-}
+use crate::rng::splitmix64;
 
 const fn make_keys() -> [[u64; CELLS]; 2] {
     let mut keys = [[0u64; CELLS]; 2];
