@@ -255,6 +255,14 @@ impl Board {
         self.cells[p.idx()] == Cell::Empty
     }
 
+    /// The line key of cell `p` in direction `dir`: the 2-bit codes (`Cell`) of the
+    /// `HALF_LINE` cells on each side (`pattern::key_shift` gives their places). Kept
+    /// for every cell, occupied ones included.
+    #[inline(always)]
+    pub fn line_key(&self, p: Pos, dir: usize) -> u32 {
+        self.keys[p.idx()][dir]
+    }
+
     /// Every cell of the board, row by row.
     pub fn all_cells(&self) -> impl Iterator<Item = Pos> + '_ {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::from_xy(x, y)))

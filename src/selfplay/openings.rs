@@ -109,7 +109,9 @@ fn random_stones(spec: &OpeningSpec, rng: &mut Rng) -> Result<Option<(Board, Ope
 /// same canonical form are the same position.
 pub fn canonical(opening: &Opening, width: usize, height: usize) -> Opening {
     let (w, h) = (width as i32 - 1, height as i32 - 1);
-    let maps: &[fn(i32, i32, i32, i32) -> (i32, i32)] = &[
+    // (x, y, width - 1, height - 1) to the image of (x, y).
+    type Symmetry = fn(i32, i32, i32, i32) -> (i32, i32);
+    let maps: &[Symmetry] = &[
         |x, y, _, _| (x, y),
         |x, y, w, _| (w - x, y),
         |x, y, _, h| (x, h - y),

@@ -1,0 +1,5 @@
+//! The learned evaluation: line-shape features, the network and its trainer.
+
+pub mod model;
+pub mod shape;
+pub mod train;

@@ -1,0 +1,567 @@
+//! The trainer: minibatch Adam on self-play positions. Value loss: cross-entropy of
+//! the value head's win probability against a mix of the game's result and the
+//! search's score (`Settings::result_weight`); policy loss: cross-entropy of the
+//! policy head against the searched best move. Gradients of a batch are computed in
+//! parallel (rayon) and summed; a shape's row is only touched when a position used it.
+
+use anyhow::{bail, Result};
+use rayon::prelude::*;
+
+use super::model::{clip, sigmoid, Forward, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
+use super::shape::SHAPES;
+use crate::board::{Board, Pos};
+use crate::rng::Rng;
+use crate::selfplay::format::{GameRecord, NO_SCORE};
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub learning_rate: f32,
+    pub batch: usize,
+    pub epochs: usize,
+    /// Weight of the game's result in the value target; the rest is the search score.
+    pub result_weight: f32,
+    /// Weight of the policy loss beside the value loss.
+    pub policy_weight: f32,
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            learning_rate: 2e-3,
+            batch: 512,
+            epochs: 4,
+            result_weight: 0.5,
+            policy_weight: 1.0,
+            seed: 1,
+        }
+    }
+}
+
+/// A training position: game and ply.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample {
+    pub game: u32,
+    pub ply: u16,
+}
+
+/// Mean losses over a set of positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    pub value: f64,
+    pub policy: f64,
+    /// Share of positions where the policy's top move is the searched best move.
+    pub policy_top1: f64,
+    pub positions: u64,
+}
+
+impl Losses {
+    fn add(mut self, o: Losses) -> Losses {
+        self.value += o.value;
+        self.policy += o.policy;
+        self.policy_top1 += o.policy_top1;
+        self.positions += o.positions;
+        self
+    }
+
+    fn mean(mut self) -> Losses {
+        let n = self.positions.max(1) as f64;
+        self.value /= n;
+        self.policy /= n;
+        self.policy_top1 /= n;
+        self
+    }
+}
+
+/// Every searched position of `games`, split in two: each game goes whole to the
+/// held-out set with probability 1/`holdout_every`, so that no held-out position has
+/// a sibling in training.
+pub fn split_samples(games: &[GameRecord], holdout_every: u64, seed: u64) -> [Vec<Sample>; 2] {
+    let mut out = [Vec::new(), Vec::new()];
+    for (g, game) in games.iter().enumerate() {
+        let held = Rng::for_item(seed, g as u64).below(holdout_every.max(1)) == 0;
+        for ply in 0..game.plies.len() {
+            out[held as usize].push(Sample {
+                game: g as u32,
+                ply: ply as u16,
+            });
+        }
+    }
+    out
+}
+
+/// The board before ply `ply` of `game`, the move played and the targets.
+struct Position {
+    board: Board,
+    best: Pos,
+    /// The value target: the side to move's win probability.
+    value: f32,
+}
+
+fn position(game: &GameRecord, ply: usize, result_weight: f32) -> Result<Position> {
+    let mut board = Board::new(game.width as usize, game.height as usize, game.rule)?;
+    let stones = game
+        .opening
+        .iter()
+        .copied()
+        .chain(game.plies[..=ply].iter().map(|p| (p.x, p.y)));
+    let mut last = None;
+    for (x, y) in stones {
+        let Some(p) = board.pos(x as i64, y as i64) else {
+            bail!("move {x},{y} off the board");
+        };
+        if let Some(q) = last.replace(p) {
+            let c = board.to_move();
+            if !board.is_legal(c, q) {
+                bail!("illegal move in a game record");
+            }
+            board.make(q, c);
+        }
+    }
+    let best = last.expect("at least the searched move");
+    let Some(here) = game.plies.get(ply) else {
+        bail!("no ply {ply}");
+    };
+    let mover_sign = if board.to_move() == crate::board::Color::Black {
+        1
+    } else {
+        -1
+    };
+    let result = (game.result * mover_sign) as f32 * 0.5 + 0.5;
+    let value = if here.score == NO_SCORE {
+        result
+    } else {
+        result_weight * result + (1.0 - result_weight) * sigmoid(here.score as f32 / SCORE_SCALE)
+    };
+    Ok(Position { board, best, value })
+}
+
+/// Gradients of a set of positions, summed.
+struct Grad {
+    shapes: Vec<Vector>,
+    touched: Vec<u32>,
+    marked: Vec<bool>,
+    hidden_w: Vec<Vector>,
+    hidden_b: [f32; HIDDEN],
+    out_w: [f32; HIDDEN],
+    out_b: f32,
+    policy_w: Vector,
+    policy_b: f32,
+    losses: Losses,
+}
+
+impl Grad {
+    fn new() -> Grad {
+        Grad {
+            shapes: vec![[0.0; FEATURES]; SHAPES],
+            touched: Vec::new(),
+            marked: vec![false; SHAPES],
+            hidden_w: vec![[0.0; FEATURES]; HIDDEN],
+            hidden_b: [0.0; HIDDEN],
+            out_w: [0.0; HIDDEN],
+            out_b: 0.0,
+            policy_w: [0.0; FEATURES],
+            policy_b: 0.0,
+            losses: Losses::default(),
+        }
+    }
+
+    fn shape_row(&mut self, s: u32) -> &mut Vector {
+        if !self.marked[s as usize] {
+            self.marked[s as usize] = true;
+            self.touched.push(s);
+        }
+        &mut self.shapes[s as usize]
+    }
+
+    fn merge(mut self, mut other: Grad) -> Grad {
+        for s in std::mem::take(&mut other.touched) {
+            let row = other.shapes[s as usize];
+            let mine = self.shape_row(s);
+            for k in 0..FEATURES {
+                mine[k] += row[k];
+            }
+        }
+        add_rows(&mut self.hidden_w, &other.hidden_w);
+        add(&mut self.hidden_b, &other.hidden_b);
+        add(&mut self.out_w, &other.out_w);
+        self.out_b += other.out_b;
+        add(&mut self.policy_w, &other.policy_w);
+        self.policy_b += other.policy_b;
+        self.losses = self.losses.add(other.losses);
+        self
+    }
+
+    /// Adds the gradient of one position's loss; `backward` false only measures.
+    fn add_position(
+        &mut self,
+        model: &Model,
+        pos: &mut Position,
+        settings: &Settings,
+        backward: bool,
+    ) {
+        let f = model.forward(&mut pos.board);
+        let p = sigmoid(f.value);
+        let t = pos.value;
+        let eps = 1e-6;
+        self.losses.value += -(t * (p + eps).ln() + (1.0 - t) * (1.0 - p + eps).ln()) as f64;
+        let probs = softmax(&f.logits);
+        let target = f.moves.iter().position(|&i| f.cells[i] == pos.best);
+        if let Some(t) = target {
+            self.losses.policy += -(probs[t].max(1e-12) as f64).ln();
+            let top = (0..probs.len()).max_by(|&a, &b| probs[a].total_cmp(&probs[b]));
+            self.losses.policy_top1 += (top == Some(t)) as u8 as f64;
+        }
+        self.losses.positions += 1;
+        if backward {
+            self.backward(model, &f, p - t, &probs, target, settings.policy_weight);
+        }
+    }
+
+    fn backward(
+        &mut self,
+        model: &Model,
+        f: &Forward,
+        d_value: f32,
+        probs: &[f32],
+        target: Option<usize>,
+        policy_weight: f32,
+    ) {
+        // Value head.
+        self.out_b += d_value;
+        let mut d_pool = [0.0; FEATURES];
+        for j in 0..HIDDEN {
+            self.out_w[j] += d_value * f.hidden[j];
+            if f.hidden[j] <= 0.0 {
+                continue;
+            }
+            let dz = d_value * model.out_w[j];
+            self.hidden_b[j] += dz;
+            let rows = self.hidden_w[j].iter_mut().zip(&model.hidden_w[j]);
+            for (((g, w), d), &x) in rows.zip(&mut d_pool).zip(&f.pool) {
+                *g += dz * x;
+                *d += dz * w;
+            }
+        }
+        let n = f.cells.len() as f32;
+        let d_cell: Vector = d_pool.map(|v| v / n);
+        // Policy head, per legal cell.
+        let mut d_policy = vec![0.0; f.cells.len()];
+        if let Some(t) = target {
+            for (m, &i) in f.moves.iter().enumerate() {
+                let dl = policy_weight * (probs[m] - (m == t) as u8 as f32);
+                d_policy[i] = dl;
+                let h = f.acc[i].map(clip);
+                self.policy_b += dl;
+                for (g, &x) in self.policy_w.iter_mut().zip(&h) {
+                    *g += dl * x;
+                }
+            }
+        }
+        for (i, acc) in f.acc.iter().enumerate() {
+            let mut d_acc = [0.0; FEATURES];
+            let mut any = false;
+            for k in 0..FEATURES {
+                if acc[k] > 0.0 && acc[k] < 1.0 {
+                    d_acc[k] = d_cell[k] + d_policy[i] * model.policy_w[k];
+                    any = true;
+                }
+            }
+            if !any {
+                continue;
+            }
+            for &s in &f.shapes[i] {
+                let row = self.shape_row(s);
+                for k in 0..FEATURES {
+                    row[k] += d_acc[k];
+                }
+            }
+        }
+    }
+}
+
+fn add<const N: usize>(a: &mut [f32; N], b: &[f32; N]) {
+    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+}
+
+fn add_rows(a: &mut [Vector], b: &[Vector]) {
+    a.iter_mut().zip(b).for_each(|(x, y)| add(x, y));
+}
+
+fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().copied().fold(f32::MIN, f32::max);
+    let exp: Vec<f32> = logits.iter().map(|&l| (l - max).exp()).collect();
+    let sum: f32 = exp.iter().sum();
+    exp.into_iter().map(|e| e / sum).collect()
+}
+
+/// Adam's moments for every parameter (rows of shapes updated lazily).
+pub struct Trainer {
+    pub model: Model,
+    settings: Settings,
+    m: Model,
+    v: Model,
+    step: i32,
+}
+
+impl Trainer {
+    pub fn new(model: Model, settings: Settings) -> Trainer {
+        let zero = zeroed_like();
+        Trainer {
+            model,
+            settings,
+            m: zero.clone(),
+            v: zero,
+            step: 0,
+        }
+    }
+
+    /// Mean losses of `samples` (no training).
+    pub fn measure(&self, games: &[GameRecord], samples: &[Sample]) -> Result<Losses> {
+        let grads = self.gradients(games, samples, false)?;
+        Ok(grads.losses.mean())
+    }
+
+    fn gradients(&self, games: &[GameRecord], samples: &[Sample], backward: bool) -> Result<Grad> {
+        let threads = rayon::current_num_threads().max(1);
+        let chunk = samples.len().div_ceil(threads).max(1);
+        samples
+            .par_chunks(chunk)
+            .map(|chunk| -> Result<Grad> {
+                let mut g = Grad::new();
+                for s in chunk {
+                    let game = &games[s.game as usize];
+                    let mut pos = position(game, s.ply as usize, self.settings.result_weight)?;
+                    g.add_position(&self.model, &mut pos, &self.settings, backward);
+                }
+                Ok(g)
+            })
+            .try_reduce(Grad::new, |a, b| Ok(a.merge(b)))
+    }
+
+    /// One pass over `samples` in a random order; returns the training losses.
+    pub fn epoch(
+        &mut self,
+        games: &[GameRecord],
+        samples: &[Sample],
+        epoch: u64,
+    ) -> Result<Losses> {
+        let mut order = samples.to_vec();
+        let mut rng = Rng::for_item(self.settings.seed, epoch);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let mut total = Losses::default();
+        for batch in order.chunks(self.settings.batch) {
+            let g = self.gradients(games, batch, true)?;
+            total = total.add(g.losses);
+            self.apply(&g, batch.len());
+        }
+        Ok(total.mean())
+    }
+
+    fn apply(&mut self, g: &Grad, n: usize) {
+        self.step += 1;
+        let lr = self.settings.learning_rate;
+        let (b1, b2) = (0.9f32, 0.999f32);
+        let c1 = 1.0 - b1.powi(self.step);
+        let c2 = 1.0 - b2.powi(self.step);
+        let scale = 1.0 / n as f32;
+        let update = |w: &mut f32, m: &mut f32, v: &mut f32, grad: f32| {
+            let grad = grad * scale;
+            *m = b1 * *m + (1.0 - b1) * grad;
+            *v = b2 * *v + (1.0 - b2) * grad * grad;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+        };
+        let (model, m, v) = (&mut self.model, &mut self.m, &mut self.v);
+        for &s in &g.touched {
+            let s = s as usize;
+            for k in 0..FEATURES {
+                update(
+                    &mut model.shapes[s][k],
+                    &mut m.shapes[s][k],
+                    &mut v.shapes[s][k],
+                    g.shapes[s][k],
+                );
+            }
+        }
+        for j in 0..HIDDEN {
+            for k in 0..FEATURES {
+                update(
+                    &mut model.hidden_w[j][k],
+                    &mut m.hidden_w[j][k],
+                    &mut v.hidden_w[j][k],
+                    g.hidden_w[j][k],
+                );
+            }
+            update(
+                &mut model.hidden_b[j],
+                &mut m.hidden_b[j],
+                &mut v.hidden_b[j],
+                g.hidden_b[j],
+            );
+            update(
+                &mut model.out_w[j],
+                &mut m.out_w[j],
+                &mut v.out_w[j],
+                g.out_w[j],
+            );
+        }
+        update(&mut model.out_b, &mut m.out_b, &mut v.out_b, g.out_b);
+        for k in 0..FEATURES {
+            update(
+                &mut model.policy_w[k],
+                &mut m.policy_w[k],
+                &mut v.policy_w[k],
+                g.policy_w[k],
+            );
+        }
+        update(
+            &mut model.policy_b,
+            &mut m.policy_b,
+            &mut v.policy_b,
+            g.policy_b,
+        );
+    }
+}
+
+fn zeroed_like() -> Model {
+    Model {
+        shapes: vec![[0.0; FEATURES]; SHAPES],
+        hidden_w: vec![[0.0; FEATURES]; HIDDEN],
+        hidden_b: [0.0; HIDDEN],
+        out_w: [0.0; HIDDEN],
+        out_b: 0.0,
+        policy_w: [0.0; FEATURES],
+        policy_b: 0.0,
+    }
+}
+
+/// The value logit's gradient check helper for tests: the model's value on `board`.
+#[cfg(test)]
+fn value_of(model: &Model, board: &mut Board) -> f32 {
+    model.forward(board).value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+    use crate::selfplay::format::Ply;
+
+    fn tiny_games() -> Vec<GameRecord> {
+        // Two short freestyle games that Black wins with a row on line 7 and White
+        // wins with a column: enough for the trainer to find a signal.
+        let black_row = GameRecord {
+            rule: Rule::Freestyle,
+            width: 9,
+            height: 9,
+            opening: vec![],
+            plies: [
+                (2, 4),
+                (2, 0),
+                (3, 4),
+                (4, 0),
+                (4, 4),
+                (6, 0),
+                (5, 4),
+                (8, 0),
+                (6, 4),
+            ]
+            .into_iter()
+            .map(|(x, y)| Ply { x, y, score: 0 })
+            .collect(),
+            result: 1,
+        };
+        let white_col = GameRecord {
+            plies: [
+                (0, 0),
+                (4, 2),
+                (0, 2),
+                (4, 3),
+                (0, 4),
+                (4, 4),
+                (0, 6),
+                (4, 5),
+                (0, 8),
+                (4, 6),
+            ]
+            .into_iter()
+            .map(|(x, y)| Ply { x, y, score: 0 })
+            .collect(),
+            result: -1,
+            ..black_row.clone()
+        };
+        vec![black_row, white_col]
+    }
+
+    #[test]
+    fn training_lowers_the_loss() {
+        let games = tiny_games();
+        let samples = split_samples(&games, 1_000_000, 3)[0].clone();
+        assert_eq!(samples.len(), 19);
+        let settings = Settings {
+            batch: 8,
+            learning_rate: 1e-2,
+            ..Settings::default()
+        };
+        let mut trainer = Trainer::new(Model::random(5), settings);
+        let before = trainer.measure(&games, &samples).unwrap();
+        for e in 0..30 {
+            trainer.epoch(&games, &samples, e).unwrap();
+        }
+        let after = trainer.measure(&games, &samples).unwrap();
+        assert!(after.value < before.value * 0.9, "{before:?} -> {after:?}");
+        assert!(
+            after.policy < before.policy * 0.8,
+            "{before:?} -> {after:?}"
+        );
+    }
+
+    #[test]
+    fn gradients_match_finite_differences() {
+        let games = tiny_games();
+        let settings = Settings {
+            result_weight: 1.0,
+            policy_weight: 0.0,
+            ..Settings::default()
+        };
+        let model = Model::random(9);
+        let mut pos = position(&games[0], 4, 1.0).unwrap();
+        let mut g = Grad::new();
+        g.add_position(&model, &mut pos, &settings, true);
+        let loss = |m: &Model| {
+            let mut pos = position(&games[0], 4, 1.0).unwrap();
+            let p = sigmoid(value_of(m, &mut pos.board)) as f64;
+            let t = pos.value as f64;
+            -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+        };
+        let h = 1e-2f32;
+        // The output bias and one hidden weight.
+        let mut up = model.clone();
+        up.out_b += h;
+        let mut down = model.clone();
+        down.out_b -= h;
+        let numeric = (loss(&up) - loss(&down)) / (2.0 * h as f64);
+        assert!(
+            (numeric - g.out_b as f64).abs() < 1e-3,
+            "{numeric} vs {}",
+            g.out_b
+        );
+        // A touched shape row.
+        let s = g.touched[0] as usize;
+        let k = (0..FEATURES)
+            .max_by(|&a, &b| g.shapes[s][a].abs().total_cmp(&g.shapes[s][b].abs()))
+            .unwrap();
+        let mut up = model.clone();
+        up.shapes[s][k] += h;
+        let mut down = model.clone();
+        down.shapes[s][k] -= h;
+        let numeric = (loss(&up) - loss(&down)) / (2.0 * h as f64);
+        let analytic = g.shapes[s][k] as f64;
+        assert!(
+            (numeric - analytic).abs() < 0.05 * analytic.abs().max(1e-3),
+            "{numeric} vs {analytic}"
+        );
+    }
+}
