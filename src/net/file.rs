@@ -1,0 +1,176 @@
+//! The network file: what the engine loads. Little-endian:
+//! - header: `b"FRNN"`, version `u16`, rule `u8` (Gomocup number), features `u16`,
+//!   hidden units `u16`, shapes `u32`, payload bytes `u32`, FNV-1a 64 checksum of the
+//!   payload `u64`;
+//! - payload: the shape table as `i16` in units of 1/`ACC_ONE` (the only large part,
+//!   and the one summed incrementally), then the hidden layer's weights and biases, the
+//!   output weights and bias and the policy weights and bias as `f32`.
+
+use anyhow::{bail, ensure, Context, Result};
+
+use super::model::{Model, Vector, FEATURES, HIDDEN};
+use super::shape::SHAPES;
+use crate::board::Rule;
+
+pub const MAGIC: &[u8; 4] = b"FRNN";
+pub const VERSION: u16 = 1;
+const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 2 + 4 + 4 + 8;
+/// A cell feature of 1.0 (the top of the clipped range) in the integer table.
+pub const ACC_ONE: i32 = 256;
+
+/// The network as the engine holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NetWeights {
+    pub rule: Rule,
+    /// `shapes[shape]` in units of 1/`ACC_ONE`.
+    pub shapes: Vec<[i16; FEATURES]>,
+    pub hidden_w: Vec<Vector>,
+    pub hidden_b: [f32; HIDDEN],
+    pub out_w: [f32; HIDDEN],
+    pub out_b: f32,
+    pub policy_w: Vector,
+    pub policy_b: f32,
+}
+
+impl NetWeights {
+    /// The trained model quantized for `rule`.
+    pub fn quantize(model: &Model, rule: Rule) -> NetWeights {
+        let q = |v: f32| (v * ACC_ONE as f32).round().clamp(-8192.0, 8191.0) as i16;
+        NetWeights {
+            rule,
+            shapes: model.shapes.iter().map(|row| row.map(q)).collect(),
+            hidden_w: model.hidden_w.clone(),
+            hidden_b: model.hidden_b,
+            out_w: model.out_w,
+            out_b: model.out_b,
+            policy_w: model.policy_w,
+            policy_b: model.policy_b,
+        }
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(SHAPES * FEATURES * 2 + 8 * HIDDEN * FEATURES);
+        for row in &self.shapes {
+            row.iter()
+                .for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+        }
+        let floats = self
+            .hidden_w
+            .iter()
+            .flatten()
+            .chain(&self.hidden_b)
+            .chain(&self.out_w)
+            .chain([&self.out_b])
+            .chain(&self.policy_w)
+            .chain([&self.policy_b]);
+        floats.for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(self.rule.gomocup_value() as u8);
+        out.extend_from_slice(&(FEATURES as u16).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u16).to_le_bytes());
+        out.extend_from_slice(&(SHAPES as u32).to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a network file, refusing one that is truncated, corrupt or made for
+    /// another build's sizes, with a message that says which.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NetWeights> {
+        ensure!(
+            bytes.len() >= HEADER_BYTES && &bytes[..4] == MAGIC,
+            "not a Ferrum network file (no FRNN header)"
+        );
+        let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+        let version = u16_at(4);
+        ensure!(
+            version == VERSION,
+            "network file version {version}, this build reads {VERSION}"
+        );
+        let rule =
+            Rule::from_gomocup(bytes[6] as i64).context("network file names no known rule")?;
+        let (features, hidden, shapes) =
+            (u16_at(7) as usize, u16_at(9) as usize, u32_at(11) as usize);
+        if (features, hidden, shapes) != (FEATURES, HIDDEN, SHAPES) {
+            bail!(
+                "network file has {features} features, {hidden} hidden units and {shapes} shapes; this build wants {FEATURES}, {HIDDEN} and {SHAPES}"
+            );
+        }
+        let length = u32_at(15) as usize;
+        let checksum = u64::from_le_bytes(bytes[19..27].try_into().unwrap());
+        let payload = &bytes[HEADER_BYTES..];
+        let expected =
+            SHAPES * FEATURES * 2 + 4 * (HIDDEN * FEATURES + 2 * HIDDEN + 1 + FEATURES + 1);
+        ensure!(
+            payload.len() == length && length == expected,
+            "network file truncated or padded: {} payload bytes, {expected} expected",
+            payload.len()
+        );
+        ensure!(
+            fnv1a(payload) == checksum,
+            "network file corrupt (checksum mismatch)"
+        );
+        let (table, rest) = payload.split_at(SHAPES * FEATURES * 2);
+        let shapes = table
+            .chunks_exact(FEATURES * 2)
+            .map(|row| std::array::from_fn(|k| i16::from_le_bytes([row[2 * k], row[2 * k + 1]])))
+            .collect();
+        let mut floats = rest
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes(b.try_into().unwrap()));
+        let mut next = || floats.next().expect("length checked");
+        let hidden_w = (0..HIDDEN)
+            .map(|_| std::array::from_fn(|_| next()))
+            .collect();
+        let hidden_b = std::array::from_fn(|_| next());
+        let out_w = std::array::from_fn(|_| next());
+        let out_b = next();
+        let policy_w = std::array::from_fn(|_| next());
+        let policy_b = next();
+        Ok(NetWeights {
+            rule,
+            shapes,
+            hidden_w,
+            hidden_b,
+            out_w,
+            out_b,
+            policy_w,
+            policy_b,
+        })
+    }
+}
+
+/// FNV-1a, 64 bits: a checksum that catches a damaged download or a wrong file.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_round_trip_and_damage_is_refused() {
+        let net = NetWeights::quantize(&Model::random(3), Rule::Renju);
+        let bytes = net.to_bytes();
+        assert_eq!(NetWeights::from_bytes(&bytes).unwrap(), net);
+        let err = |b: &[u8]| NetWeights::from_bytes(b).unwrap_err().to_string();
+        assert!(err(&bytes[..bytes.len() - 3]).contains("truncated"));
+        let mut flipped = bytes.clone();
+        flipped[HEADER_BYTES + 100] ^= 1;
+        assert!(err(&flipped).contains("checksum"));
+        let mut other = bytes.clone();
+        other[7] = 64;
+        assert!(err(&other).contains("64 features"));
+        assert!(err(b"GIF89a").contains("not a Ferrum network"));
+        let mut future = bytes;
+        future[4] = 2;
+        assert!(err(&future).contains("version 2"));
+    }
+}

@@ -1,0 +1,120 @@
+//! The engine's integer inference: cell features summed in `i16` from the quantized
+//! shape table, clipped to `0..=ACC_ONE`, pooled in `i32`; the small head in `f32`.
+
+use super::file::{NetWeights, ACC_ONE};
+use super::model::{FEATURES, HIDDEN};
+use super::shape::shape;
+use crate::board::{Board, Pos};
+
+pub type Accumulator = [i16; FEATURES];
+
+impl NetWeights {
+    /// A cell's feature for the side to move, from scratch.
+    pub fn cell_feature(&self, board: &Board, p: Pos) -> Accumulator {
+        let me = board.to_move();
+        let mut acc = [0i16; FEATURES];
+        for d in 0..4 {
+            let row = &self.shapes[shape(board, p, d, me)];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+        acc
+    }
+
+    /// The value logit for the side to move from the board's summed, clipped cell
+    /// features (`pool`, in units of 1/`ACC_ONE`) over `cells` cells.
+    pub fn value_from_pool(&self, pool: &[i32; FEATURES], cells: usize) -> f32 {
+        let scale = 1.0 / (ACC_ONE as f32 * cells as f32);
+        let pooled: [f32; FEATURES] = pool.map(|v| v as f32 * scale);
+        let mut value = self.out_b;
+        for j in 0..HIDDEN {
+            let z = self.hidden_b[j]
+                + self.hidden_w[j]
+                    .iter()
+                    .zip(&pooled)
+                    .map(|(w, x)| w * x)
+                    .sum::<f32>();
+            value += self.out_w[j] * z.max(0.0);
+        }
+        value
+    }
+
+    /// A cell's policy logit from its feature.
+    pub fn policy(&self, acc: &Accumulator) -> f32 {
+        let dot: f32 = acc
+            .iter()
+            .zip(&self.policy_w)
+            .map(|(&a, w)| clip(a) as f32 * w)
+            .sum();
+        self.policy_b + dot / ACC_ONE as f32
+    }
+
+    /// The value logit of `board` for its side to move, from scratch.
+    pub fn evaluate(&self, board: &Board) -> f32 {
+        let mut pool = [0i32; FEATURES];
+        let mut cells = 0;
+        for p in board.all_cells() {
+            let acc = self.cell_feature(board, p);
+            for (s, &a) in pool.iter_mut().zip(&acc) {
+                *s += clip(a);
+            }
+            cells += 1;
+        }
+        self.value_from_pool(&pool, cells)
+    }
+}
+
+#[inline(always)]
+pub fn clip(a: i16) -> i32 {
+    (a as i32).clamp(0, ACC_ONE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+    use crate::net::model::Model;
+
+    /// The integer network gives the float model's outputs within a tolerance: the
+    /// table's rounding is at most half a unit (1/512) per row, four rows per cell.
+    #[test]
+    fn integer_inference_matches_the_trainer() {
+        let mut model = Model::random(11);
+        // Larger rows than a fresh model's, so that clipping is exercised.
+        for row in model.shapes.iter_mut() {
+            row.iter_mut().for_each(|v| *v *= 8.0);
+        }
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let net = NetWeights::quantize(&model, rule);
+            let mut board = Board::new(15, 15, rule).unwrap();
+            let moves = [
+                (7, 7),
+                (8, 8),
+                (8, 6),
+                (6, 8),
+                (9, 5),
+                (5, 9),
+                (7, 6),
+                (10, 4),
+            ];
+            for (x, y) in moves {
+                let p = Pos::from_xy(x, y);
+                let c = board.to_move();
+                board.make(p, c);
+                let reference = model.forward(&mut board);
+                let value = net.evaluate(&board);
+                assert!(
+                    (value - reference.value).abs() < 0.02,
+                    "value {value} vs {}",
+                    reference.value
+                );
+                for (m, &i) in reference.moves.iter().enumerate() {
+                    let acc = net.cell_feature(&board, reference.cells[i]);
+                    let logit = net.policy(&acc);
+                    assert!((logit - reference.logits[m]).abs() < 0.02);
+                }
+            }
+        }
+    }
+}
