@@ -1,5 +1,6 @@
 //! The learned evaluation: line-shape features, the network and its trainer.
 
+pub mod accumulator;
 pub mod file;
 pub mod inference;
 pub mod model;
