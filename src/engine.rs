@@ -3,11 +3,12 @@
 //! progress callback.
 
 use crate::board::Board;
+use crate::net::file::NetWeights;
 use crate::search::{self, Limits, Reporter, SearchResult};
 use crate::tactics::memory::SolverMemory;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::AtomicBool;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Transposition table size when the manager sets no memory limit.
 pub const DEFAULT_TT_BYTES: usize = 128 << 20;
@@ -27,6 +28,8 @@ pub struct Engine {
     /// The threat solvers' tables, kept between searches (a search holds the lock, so
     /// searches on one engine run one at a time).
     solvers: Mutex<SolverMemory>,
+    /// The network that evaluates positions of its rule (`--eval net`), if any.
+    net: Option<Arc<NetWeights>>,
 }
 
 impl Default for Engine {
@@ -74,12 +77,23 @@ impl Engine {
             tt,
             threads: threads.max(1),
             solvers: Mutex::new(SolverMemory::new()),
+            net: None,
         }
     }
 
     /// Bytes of the solvers' tables with the current thread count.
     pub fn solver_bytes(&self) -> usize {
         SolverMemory::bytes_for(self.threads)
+    }
+
+    /// Evaluates positions of the network's rule with `net`; `None`: the classical
+    /// evaluation everywhere.
+    pub fn set_net(&mut self, net: Option<Arc<NetWeights>>) {
+        self.net = net;
+    }
+
+    pub fn net(&self) -> Option<&NetWeights> {
+        self.net.as_deref()
     }
 
     pub fn threads(&self) -> usize {
@@ -132,15 +146,13 @@ impl Engine {
         // One search at a time uses the tables; a panic in an earlier one left them
         // usable (each search empties them first).
         let mut memory = self.solvers.lock().unwrap_or_else(|e| e.into_inner());
-        search::search(
-            board,
-            &self.tt,
-            self.threads,
-            limits,
-            stop,
-            report,
-            &mut memory,
-        )
+        let tables = search::Tables {
+            tt: &self.tt,
+            threads: self.threads,
+            memory: &mut memory,
+            net: self.net.as_deref(),
+        };
+        search::search(board, tables, limits, stop, report)
     }
 }
 

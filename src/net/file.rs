@@ -3,12 +3,13 @@
 //!   hidden units `u16`, shapes `u32`, payload bytes `u32`, FNV-1a 64 checksum of the
 //!   payload `u64`;
 //! - payload: the shape table as `i16` in units of 1/`ACC_ONE` (the only large part,
-//!   and the one summed incrementally), then the hidden layer's weights and biases, the
-//!   output weights and bias and the policy weights and bias as `f32`.
+//!   and the one summed incrementally), then the two heads (Black to move, White to
+//!   move), each its hidden layer's weights and biases, the output weights and bias and
+//!   the policy weights and bias as `f32`.
 
 use anyhow::{bail, ensure, Context, Result};
 
-use super::model::{Model, Vector, FEATURES, HIDDEN};
+use super::model::{Head, Model, FEATURES, HEAD_PARAMS, HIDDEN};
 use super::shape::SHAPES;
 use crate::board::Rule;
 
@@ -24,12 +25,8 @@ pub struct NetWeights {
     pub rule: Rule,
     /// `shapes[shape]` in units of 1/`ACC_ONE`.
     pub shapes: Vec<[i16; FEATURES]>,
-    pub hidden_w: Vec<Vector>,
-    pub hidden_b: [f32; HIDDEN],
-    pub out_w: [f32; HIDDEN],
-    pub out_b: f32,
-    pub policy_w: Vector,
-    pub policy_b: f32,
+    /// `heads[side to move]`.
+    pub heads: [Head; 2],
 }
 
 impl NetWeights {
@@ -39,30 +36,17 @@ impl NetWeights {
         NetWeights {
             rule,
             shapes: model.shapes.iter().map(|row| row.map(q)).collect(),
-            hidden_w: model.hidden_w.clone(),
-            hidden_b: model.hidden_b,
-            out_w: model.out_w,
-            out_b: model.out_b,
-            policy_w: model.policy_w,
-            policy_b: model.policy_b,
+            heads: model.heads.clone(),
         }
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(SHAPES * FEATURES * 2 + 8 * HIDDEN * FEATURES);
+        let mut payload = Vec::with_capacity(SHAPES * FEATURES * 2 + 8 * HEAD_PARAMS);
         for row in &self.shapes {
             row.iter()
                 .for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
         }
-        let floats = self
-            .hidden_w
-            .iter()
-            .flatten()
-            .chain(&self.hidden_b)
-            .chain(&self.out_w)
-            .chain([&self.out_b])
-            .chain(&self.policy_w)
-            .chain([&self.policy_b]);
+        let floats = self.heads.iter().flat_map(Head::params);
         floats.for_each(|v| payload.extend_from_slice(&v.to_le_bytes()));
         let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
         out.extend_from_slice(MAGIC);
@@ -103,8 +87,7 @@ impl NetWeights {
         let length = u32_at(15) as usize;
         let checksum = u64::from_le_bytes(bytes[19..27].try_into().unwrap());
         let payload = &bytes[HEADER_BYTES..];
-        let expected =
-            SHAPES * FEATURES * 2 + 4 * (HIDDEN * FEATURES + 2 * HIDDEN + 1 + FEATURES + 1);
+        let expected = SHAPES * FEATURES * 2 + 2 * 4 * HEAD_PARAMS;
         ensure!(
             payload.len() == length && length == expected,
             "network file truncated or padded: {} payload bytes, {expected} expected",
@@ -121,25 +104,15 @@ impl NetWeights {
             .collect();
         let mut floats = rest
             .chunks_exact(4)
-            .map(|b| f32::from_le_bytes(b.try_into().unwrap()));
-        let mut next = || floats.next().expect("length checked");
-        let hidden_w = (0..HIDDEN)
-            .map(|_| std::array::from_fn(|_| next()))
-            .collect();
-        let hidden_b = std::array::from_fn(|_| next());
-        let out_w = std::array::from_fn(|_| next());
-        let out_b = next();
-        let policy_w = std::array::from_fn(|_| next());
-        let policy_b = next();
+            .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")));
+        let mut heads = [Head::ZERO, Head::ZERO];
+        for w in heads.iter_mut().flat_map(Head::params_mut) {
+            *w = floats.next().expect("length checked");
+        }
         Ok(NetWeights {
             rule,
             shapes,
-            hidden_w,
-            hidden_b,
-            out_w,
-            out_b,
-            policy_w,
-            policy_b,
+            heads,
         })
     }
 }

@@ -2,19 +2,18 @@
 //! shape table, clipped to `0..=ACC_ONE`, pooled in `i32`; the small head in `f32`.
 
 use super::file::{NetWeights, ACC_ONE};
-use super::model::{FEATURES, HIDDEN};
+use super::model::{FEATURES, VIEW};
 use super::shape::shape;
-use crate::board::{Board, Pos};
+use crate::board::{Board, Color, Pos};
 
 pub type Accumulator = [i16; FEATURES];
 
 impl NetWeights {
-    /// A cell's feature for the side to move, from scratch.
+    /// A cell's feature, from scratch.
     pub fn cell_feature(&self, board: &Board, p: Pos) -> Accumulator {
-        let me = board.to_move();
         let mut acc = [0i16; FEATURES];
         for d in 0..4 {
-            let row = &self.shapes[shape(board, p, d, me)];
+            let row = &self.shapes[shape(board, p, d, VIEW)];
             for (a, &w) in acc.iter_mut().zip(row) {
                 *a = a.wrapping_add(w);
             }
@@ -22,32 +21,19 @@ impl NetWeights {
         acc
     }
 
-    /// The value logit for the side to move from the board's summed, clipped cell
+    /// The value logit for `side` to move from the board's summed, clipped cell
     /// features (`pool`, in units of 1/`ACC_ONE`) over `cells` cells.
-    pub fn value_from_pool(&self, pool: &[i32; FEATURES], cells: usize) -> f32 {
+    pub fn value_from_pool(&self, side: Color, pool: &[i32; FEATURES], cells: usize) -> f32 {
         let scale = 1.0 / (ACC_ONE as f32 * cells as f32);
-        let pooled: [f32; FEATURES] = pool.map(|v| v as f32 * scale);
-        let mut value = self.out_b;
-        for j in 0..HIDDEN {
-            let z = self.hidden_b[j]
-                + self.hidden_w[j]
-                    .iter()
-                    .zip(&pooled)
-                    .map(|(w, x)| w * x)
-                    .sum::<f32>();
-            value += self.out_w[j] * z.max(0.0);
-        }
-        value
+        self.heads[side.idx()]
+            .value(&pool.map(|v| v as f32 * scale))
+            .0
     }
 
-    /// A cell's policy logit from its feature.
-    pub fn policy(&self, acc: &Accumulator) -> f32 {
-        let dot: f32 = acc
-            .iter()
-            .zip(&self.policy_w)
-            .map(|(&a, w)| clip(a) as f32 * w)
-            .sum();
-        self.policy_b + dot / ACC_ONE as f32
+    /// A cell's policy logit for `side` to move from its feature.
+    pub fn policy(&self, side: Color, acc: &Accumulator) -> f32 {
+        let feature = acc.map(|a| clip(a) as f32 / ACC_ONE as f32);
+        self.heads[side.idx()].policy(&feature)
     }
 
     /// The value logit of `board` for its side to move, from scratch.
@@ -61,7 +47,7 @@ impl NetWeights {
             }
             cells += 1;
         }
-        self.value_from_pool(&pool, cells)
+        self.value_from_pool(board.to_move(), &pool, cells)
     }
 }
 
@@ -111,7 +97,7 @@ mod tests {
                 );
                 for (m, &i) in reference.moves.iter().enumerate() {
                     let acc = net.cell_feature(&board, reference.cells[i]);
-                    let logit = net.policy(&acc);
+                    let logit = net.policy(board.to_move(), &acc);
                     assert!((logit - reference.logits[m]).abs() < 0.02);
                 }
             }

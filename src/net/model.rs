@@ -1,10 +1,12 @@
-//! The network in floating point, as the trainer holds it: a feature vector per line
-//! shape; a cell's feature is the sum over its four directions, clipped to 0..1; the
-//! value head averages the cells' features over the board and runs a small MLP to a
-//! win-probability logit; the policy head scores every empty cell from its own
-//! feature. Everything is seen from the side to move.
+//! The network in floating point, as the trainer holds it. Every cell's feature is
+//! the sum over its four directions of a learned vector per line shape, the shapes
+//! read from Black's point of view, clipped to 0..1. Two heads, one per side to move:
+//! the value head averages the cells' features over the board and runs a small MLP
+//! to the side to move's win-probability logit; the policy head scores every empty
+//! cell from its own feature. One accumulator for both sides keeps the search's
+//! incremental update to one row per changed shape.
 
-use crate::board::{Board, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::rng::Rng;
 
 use super::shape::{shape, SHAPES};
@@ -15,14 +17,15 @@ pub const FEATURES: usize = 32;
 pub const HIDDEN: usize = 32;
 /// A search score `s` means a win probability of `sigmoid(s / SCORE_SCALE)`.
 pub const SCORE_SCALE: f32 = 300.0;
+/// The colour the shapes are read for.
+pub const VIEW: Color = Color::Black;
 
 pub type Vector = [f32; FEATURES];
 
+/// The part of the network that depends on the side to move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Model {
-    /// `shapes[shape]`: the shape's contribution to its cell's feature.
-    pub shapes: Vec<Vector>,
-    pub hidden_w: Vec<Vector>,
+pub struct Head {
+    pub hidden_w: [Vector; HIDDEN],
     pub hidden_b: [f32; HIDDEN],
     pub out_w: [f32; HIDDEN],
     pub out_b: f32,
@@ -30,8 +33,69 @@ pub struct Model {
     pub policy_b: f32,
 }
 
+/// Number of parameters of a head.
+pub const HEAD_PARAMS: usize = HIDDEN * FEATURES + 2 * HIDDEN + 1 + FEATURES + 1;
+
+impl Head {
+    pub const ZERO: Head = Head {
+        hidden_w: [[0.0; FEATURES]; HIDDEN],
+        hidden_b: [0.0; HIDDEN],
+        out_w: [0.0; HIDDEN],
+        out_b: 0.0,
+        policy_w: [0.0; FEATURES],
+        policy_b: 0.0,
+    };
+
+    /// Every parameter, in the network file's order.
+    pub fn params(&self) -> impl Iterator<Item = &f32> {
+        self.hidden_w
+            .iter()
+            .flatten()
+            .chain(&self.hidden_b)
+            .chain(&self.out_w)
+            .chain([&self.out_b])
+            .chain(&self.policy_w)
+            .chain([&self.policy_b])
+    }
+
+    pub fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.hidden_w
+            .iter_mut()
+            .flatten()
+            .chain(&mut self.hidden_b)
+            .chain(&mut self.out_w)
+            .chain([&mut self.out_b])
+            .chain(&mut self.policy_w)
+            .chain([&mut self.policy_b])
+    }
+
+    /// The value logit from the board's mean clipped feature `pool`, and the hidden
+    /// layer's activations.
+    pub fn value(&self, pool: &Vector) -> (f32, [f32; HIDDEN]) {
+        let hidden: [f32; HIDDEN] =
+            std::array::from_fn(|j| (self.hidden_b[j] + dot(&self.hidden_w[j], pool)).max(0.0));
+        let value = self.out_b + dot_hidden(&self.out_w, &hidden);
+        (value, hidden)
+    }
+
+    /// A cell's policy logit from its clipped feature.
+    pub fn policy(&self, feature: &Vector) -> f32 {
+        self.policy_b + dot(&self.policy_w, feature)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `shapes[shape]`: the shape's contribution to its cell's feature.
+    pub shapes: Vec<Vector>,
+    /// `heads[side to move]`.
+    pub heads: [Head; 2],
+}
+
 /// What the forward pass keeps for the backward one.
 pub struct Forward {
+    /// The side to move (its head).
+    pub side: usize,
     pub cells: Vec<Pos>,
     /// Per cell: its four shapes and its feature before clipping.
     pub shapes: Vec<[u32; 4]>,
@@ -59,62 +123,54 @@ impl Model {
             let u = (rng.next_u64() >> 11) as f32 / (1u64 << 53) as f32;
             (2.0 * u - 1.0) * scale
         };
-        let mut vector = |scale: f32| -> Vector { std::array::from_fn(|_| uniform(scale)) };
-        Model {
-            shapes: (0..SHAPES).map(|_| vector(0.05)).collect(),
-            hidden_w: (0..HIDDEN).map(|_| vector(0.5)).collect(),
-            hidden_b: [0.0; HIDDEN],
+        let shapes = (0..SHAPES)
+            .map(|_| std::array::from_fn(|_| uniform(0.05)))
+            .collect();
+        let mut head = || Head {
+            hidden_w: std::array::from_fn(|_| std::array::from_fn(|_| uniform(0.5))),
             out_w: std::array::from_fn(|i| if i % 2 == 0 { 0.3 } else { -0.3 }),
-            out_b: 0.0,
-            policy_w: vector(0.5),
-            policy_b: 0.0,
+            policy_w: std::array::from_fn(|_| uniform(0.5)),
+            ..Head::ZERO
+        };
+        Model {
+            shapes,
+            heads: [head(), head()],
         }
     }
 
     /// Evaluates `board` for its side to move.
     pub fn forward(&self, board: &mut Board) -> Forward {
         let me = board.to_move();
+        let head = &self.heads[me.idx()];
         let cells: Vec<Pos> = board.all_cells().collect();
         let mut shapes = Vec::with_capacity(cells.len());
         let mut acc = Vec::with_capacity(cells.len());
         let mut pool = [0.0; FEATURES];
         for &p in &cells {
-            let s: [u32; 4] = std::array::from_fn(|d| shape(board, p, d, me) as u32);
+            let s: [u32; 4] = std::array::from_fn(|d| shape(board, p, d, VIEW) as u32);
             let mut a = [0.0; FEATURES];
             for &si in &s {
-                let row = &self.shapes[si as usize];
-                for k in 0..FEATURES {
-                    a[k] += row[k];
-                }
+                a.iter_mut()
+                    .zip(&self.shapes[si as usize])
+                    .for_each(|(x, w)| *x += w);
             }
-            for k in 0..FEATURES {
-                pool[k] += clip(a[k]);
-            }
+            pool.iter_mut().zip(&a).for_each(|(s, &x)| *s += clip(x));
             shapes.push(s);
             acc.push(a);
         }
         let n = cells.len() as f32;
         pool.iter_mut().for_each(|v| *v /= n);
-        let hidden: [f32; HIDDEN] = std::array::from_fn(|j| {
-            let z: f32 = self.hidden_b[j] + dot(&self.hidden_w[j], &pool);
-            z.max(0.0)
-        });
-        let value = self.out_b
-            + hidden
-                .iter()
-                .zip(&self.out_w)
-                .map(|(a, w)| a * w)
-                .sum::<f32>();
+        let (value, hidden) = head.value(&pool);
         let mut moves = Vec::new();
         let mut logits = Vec::new();
         for (i, &p) in cells.iter().enumerate() {
             if board.is_legal(me, p) {
                 moves.push(i);
-                let h: Vector = acc[i].map(clip);
-                logits.push(self.policy_b + dot(&self.policy_w, &h));
+                logits.push(head.policy(&acc[i].map(clip)));
             }
         }
         Forward {
+            side: me.idx(),
             cells,
             shapes,
             acc,
@@ -129,6 +185,11 @@ impl Model {
 
 #[inline(always)]
 pub fn dot(a: &Vector, b: &Vector) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+#[inline(always)]
+fn dot_hidden(a: &[f32; HIDDEN], b: &[f32; HIDDEN]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 

@@ -7,7 +7,7 @@
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 
-use super::model::{clip, sigmoid, Forward, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
+use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
 use super::shape::SHAPES;
 use crate::board::{Board, Pos};
 use crate::rng::Rng;
@@ -141,12 +141,7 @@ struct Grad {
     shapes: Vec<Vector>,
     touched: Vec<u32>,
     marked: Vec<bool>,
-    hidden_w: Vec<Vector>,
-    hidden_b: [f32; HIDDEN],
-    out_w: [f32; HIDDEN],
-    out_b: f32,
-    policy_w: Vector,
-    policy_b: f32,
+    heads: [Head; 2],
     losses: Losses,
 }
 
@@ -156,12 +151,7 @@ impl Grad {
             shapes: vec![[0.0; FEATURES]; SHAPES],
             touched: Vec::new(),
             marked: vec![false; SHAPES],
-            hidden_w: vec![[0.0; FEATURES]; HIDDEN],
-            hidden_b: [0.0; HIDDEN],
-            out_w: [0.0; HIDDEN],
-            out_b: 0.0,
-            policy_w: [0.0; FEATURES],
-            policy_b: 0.0,
+            heads: [Head::ZERO, Head::ZERO],
             losses: Losses::default(),
         }
     }
@@ -182,12 +172,11 @@ impl Grad {
                 mine[k] += row[k];
             }
         }
-        add_rows(&mut self.hidden_w, &other.hidden_w);
-        add(&mut self.hidden_b, &other.hidden_b);
-        add(&mut self.out_w, &other.out_w);
-        self.out_b += other.out_b;
-        add(&mut self.policy_w, &other.policy_w);
-        self.policy_b += other.policy_b;
+        for (mine, theirs) in self.heads.iter_mut().zip(&other.heads) {
+            mine.params_mut()
+                .zip(theirs.params())
+                .for_each(|(a, b)| *a += b);
+        }
         self.losses = self.losses.add(other.losses);
         self
     }
@@ -227,17 +216,19 @@ impl Grad {
         target: Option<usize>,
         policy_weight: f32,
     ) {
+        let head = &model.heads[f.side];
+        let grad = &mut self.heads[f.side];
         // Value head.
-        self.out_b += d_value;
+        grad.out_b += d_value;
         let mut d_pool = [0.0; FEATURES];
         for j in 0..HIDDEN {
-            self.out_w[j] += d_value * f.hidden[j];
+            grad.out_w[j] += d_value * f.hidden[j];
             if f.hidden[j] <= 0.0 {
                 continue;
             }
-            let dz = d_value * model.out_w[j];
-            self.hidden_b[j] += dz;
-            let rows = self.hidden_w[j].iter_mut().zip(&model.hidden_w[j]);
+            let dz = d_value * head.out_w[j];
+            grad.hidden_b[j] += dz;
+            let rows = grad.hidden_w[j].iter_mut().zip(&head.hidden_w[j]);
             for (((g, w), d), &x) in rows.zip(&mut d_pool).zip(&f.pool) {
                 *g += dz * x;
                 *d += dz * w;
@@ -252,18 +243,19 @@ impl Grad {
                 let dl = policy_weight * (probs[m] - (m == t) as u8 as f32);
                 d_policy[i] = dl;
                 let h = f.acc[i].map(clip);
-                self.policy_b += dl;
-                for (g, &x) in self.policy_w.iter_mut().zip(&h) {
+                grad.policy_b += dl;
+                for (g, &x) in grad.policy_w.iter_mut().zip(&h) {
                     *g += dl * x;
                 }
             }
         }
+        let policy_w = head.policy_w;
         for (i, acc) in f.acc.iter().enumerate() {
             let mut d_acc = [0.0; FEATURES];
             let mut any = false;
             for k in 0..FEATURES {
                 if acc[k] > 0.0 && acc[k] < 1.0 {
-                    d_acc[k] = d_cell[k] + d_policy[i] * model.policy_w[k];
+                    d_acc[k] = d_cell[k] + d_policy[i] * policy_w[k];
                     any = true;
                 }
             }
@@ -278,14 +270,6 @@ impl Grad {
             }
         }
     }
-}
-
-fn add<const N: usize>(a: &mut [f32; N], b: &[f32; N]) {
-    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-}
-
-fn add_rows(a: &mut [Vector], b: &[Vector]) {
-    a.iter_mut().zip(b).for_each(|(x, y)| add(x, y));
 }
 
 fn softmax(logits: &[f32]) -> Vec<f32> {
@@ -385,55 +369,24 @@ impl Trainer {
                 );
             }
         }
-        for j in 0..HIDDEN {
-            for k in 0..FEATURES {
-                update(
-                    &mut model.hidden_w[j][k],
-                    &mut m.hidden_w[j][k],
-                    &mut v.hidden_w[j][k],
-                    g.hidden_w[j][k],
-                );
+        for side in 0..2 {
+            let params = model.heads[side]
+                .params_mut()
+                .zip(m.heads[side].params_mut());
+            let params = params
+                .zip(v.heads[side].params_mut())
+                .zip(g.heads[side].params());
+            for (((w, m), v), &grad) in params {
+                update(w, m, v, grad);
             }
-            update(
-                &mut model.hidden_b[j],
-                &mut m.hidden_b[j],
-                &mut v.hidden_b[j],
-                g.hidden_b[j],
-            );
-            update(
-                &mut model.out_w[j],
-                &mut m.out_w[j],
-                &mut v.out_w[j],
-                g.out_w[j],
-            );
         }
-        update(&mut model.out_b, &mut m.out_b, &mut v.out_b, g.out_b);
-        for k in 0..FEATURES {
-            update(
-                &mut model.policy_w[k],
-                &mut m.policy_w[k],
-                &mut v.policy_w[k],
-                g.policy_w[k],
-            );
-        }
-        update(
-            &mut model.policy_b,
-            &mut m.policy_b,
-            &mut v.policy_b,
-            g.policy_b,
-        );
     }
 }
 
 fn zeroed_like() -> Model {
     Model {
         shapes: vec![[0.0; FEATURES]; SHAPES],
-        hidden_w: vec![[0.0; FEATURES]; HIDDEN],
-        hidden_b: [0.0; HIDDEN],
-        out_w: [0.0; HIDDEN],
-        out_b: 0.0,
-        policy_w: [0.0; FEATURES],
-        policy_b: 0.0,
+        heads: [Head::ZERO, Head::ZERO],
     }
 }
 
@@ -539,14 +492,14 @@ mod tests {
         let h = 1e-2f32;
         // The output bias and one hidden weight.
         let mut up = model.clone();
-        up.out_b += h;
+        up.heads[0].out_b += h;
         let mut down = model.clone();
-        down.out_b -= h;
+        down.heads[0].out_b -= h;
         let numeric = (loss(&up) - loss(&down)) / (2.0 * h as f64);
         assert!(
-            (numeric - g.out_b as f64).abs() < 1e-3,
+            (numeric - g.heads[0].out_b as f64).abs() < 1e-3,
             "{numeric} vs {}",
-            g.out_b
+            g.heads[0].out_b
         );
         // A touched shape row.
         let s = g.touched[0] as usize;

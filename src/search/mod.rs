@@ -11,6 +11,7 @@ pub mod score;
 mod worker;
 
 use crate::board::{Board, Pos, Threat};
+use crate::net::file::NetWeights;
 use crate::tactics::memory::SolverMemory;
 use crate::tt::TranspositionTable;
 use params::time::TACTICS_SHARE;
@@ -100,6 +101,18 @@ pub struct SharedState<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
     pub nodes: AtomicU64,
+    /// The network that evaluates positions of its rule; the classical evaluation
+    /// where it is `None` or made for another rule.
+    pub net: Option<&'a NetWeights>,
+}
+
+/// What a search works with besides the position and its limits.
+pub struct Tables<'a> {
+    pub tt: &'a TranspositionTable,
+    pub threads: usize,
+    /// The threat solvers' tables.
+    pub memory: &'a mut SolverMemory,
+    pub net: Option<&'a NetWeights>,
 }
 
 /// Progress after a completed iteration (for the protocol's MESSAGE line).
@@ -129,18 +142,23 @@ pub struct SearchResult {
 /// in `memory`.
 pub fn search(
     board: &Board,
-    tt: &TranspositionTable,
-    threads: usize,
+    tables: Tables,
     limits: &Limits,
     stop: &AtomicBool,
     report: Reporter,
-    memory: &mut SolverMemory,
 ) -> SearchResult {
+    let Tables {
+        tt,
+        threads,
+        memory,
+        net,
+    } = tables;
     let (root_memory, thread_memory) = memory.split(threads.max(1));
     let shared = SharedState {
         tt,
         stop,
         nodes: AtomicU64::new(0),
+        net: net.filter(|n| n.rule == board.rule()),
     };
     tt.new_search();
     let mut root = board.clone();

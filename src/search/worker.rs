@@ -16,6 +16,7 @@ use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, 
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
+use crate::net::accumulator::NetState;
 use crate::tactics::vcf::{line_dir, FailCache, VcfLimits, VcfSolver};
 use crate::timeman::SoftScale;
 use crate::tt::{Bound, TtEntry};
@@ -107,6 +108,8 @@ pub struct Worker<'a> {
     pub best: Option<IterationResult>,
     /// The main thread reports progress; helpers have none.
     report: Option<Reporter<'a>>,
+    /// The network's incremental state, when a network evaluates.
+    net: Option<NetState<'a>>,
 }
 
 #[derive(Clone, Debug)]
@@ -117,6 +120,33 @@ pub struct IterationResult {
 }
 
 impl<'a> Worker<'a> {
+    /// Plays `p` for `c` on the thread's board (and the network's state).
+    #[inline(always)]
+    fn play(&mut self, p: Pos, c: Color) {
+        match &mut self.net {
+            Some(net) => net.make(&mut self.board, p, c),
+            None => self.board.make(p, c),
+        }
+    }
+
+    /// Takes back the last move `play` made.
+    #[inline(always)]
+    fn take_back(&mut self) {
+        match &mut self.net {
+            Some(net) => net.undo(&mut self.board),
+            None => self.board.undo(),
+        }
+    }
+
+    /// The static evaluation for the side to move: the network's where one is set.
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        match &self.net {
+            Some(net) => net.evaluate(&self.board),
+            None => evaluate(&self.board),
+        }
+    }
+
     pub fn new(
         board: Board,
         shared: &'a SharedState<'a>,
@@ -126,7 +156,6 @@ impl<'a> Worker<'a> {
         vcf_table: &'a mut FailCache,
     ) -> Self {
         Worker {
-            board,
             shared,
             limits,
             id,
@@ -144,8 +173,10 @@ impl<'a> Worker<'a> {
             evals: vec![None; MAX_PLY + 2],
             blocking: vec![false; MAX_PLY + 2],
             vcf: VcfSolver::lent(VcfLimits::default(), vcf_table),
+            net: shared.net.map(|n| NetState::new(n, &board)),
             best: None,
             report,
+            board,
         }
     }
 
@@ -316,7 +347,7 @@ impl<'a> Worker<'a> {
             }
         };
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.board);
+            return self.evaluate();
         }
         // A forced block is searched at the same depth (an extension for forced replies).
         let forced = forced_block.is_some();
@@ -426,7 +457,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.shared.tt.prefetch(self.board.hash_after(mv, us));
-            self.board.make(mv, us);
+            self.play(mv, us);
             let mut score;
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
@@ -440,7 +471,7 @@ impl<'a> Worker<'a> {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, true);
                 }
             }
-            self.board.undo();
+            self.take_back();
             if self.stopped() && ply > 0 {
                 return 0;
             }
@@ -513,7 +544,7 @@ impl<'a> Worker<'a> {
         let mut static_eval = None;
         let mut futile = false;
         if !pv_node && !forced && ply > 0 && !strong(&self.board, them) {
-            let raw = evaluate(&self.board);
+            let raw = self.evaluate();
             static_eval = Some(raw);
             // A tighter stored bound replaces the evaluation in the margins below; the
             // `improving` test compares evaluations only.

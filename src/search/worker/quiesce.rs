@@ -3,7 +3,6 @@
 
 use super::Worker;
 use crate::board::Threat;
-use crate::eval::evaluate;
 use crate::search::movegen::{forced_moves, quick_win, Forced};
 use crate::search::params::{QS_PLY_MARGIN, QS_VCF_LENGTH, QS_VCF_NARROW, QS_VCF_NODES};
 use crate::search::score::{lost_in, win_in, MAX_PLY};
@@ -48,11 +47,11 @@ impl Worker<'_> {
             Some(Forced::Lost) => return lost_in(ply + 2),
             Some(Forced::Block(block)) => {
                 if ply >= MAX_PLY - 2 {
-                    return evaluate(&self.board);
+                    return self.evaluate();
                 }
-                self.board.make(block, us);
+                self.play(block, us);
                 let score = -self.quiesce(-beta, -alpha, ply + 1);
-                self.board.undo();
+                self.take_back();
                 return score;
             }
             None => {}
@@ -61,7 +60,7 @@ impl Worker<'_> {
             self.pv[ply].push(p);
             return win_in(ply + plies);
         }
-        let stand = evaluate(&self.board);
+        let stand = self.evaluate();
         let room = ply < MAX_PLY - QS_PLY_MARGIN;
         if stand < beta && room && self.board.threat_count_at_least(us, Threat::BLOCK4) > 0 {
             if let VcfResult::Win(line) = self.leaf_vcf() {
