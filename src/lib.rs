@@ -6,6 +6,7 @@ pub mod engine;
 pub mod eval;
 pub mod logging;
 pub mod net;
+pub mod openings;
 pub mod protocol;
 pub mod record;
 pub mod rng;

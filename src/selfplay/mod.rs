@@ -4,7 +4,7 @@
 //! data of the evaluation network.
 
 pub mod format;
-pub mod openings;
+pub mod random_openings;
 
 use ahash::AHashSet;
 use anyhow::{bail, Result};
@@ -14,10 +14,11 @@ use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Color, Rule};
 use crate::engine::Engine;
+use crate::openings::{cells, Opening};
 use crate::rng::Rng;
 use crate::search::Limits;
 use format::{GameRecord, Ply};
-use openings::{balanced_opening, Opening, OpeningSpec};
+use random_openings::{balanced_opening, OpeningSpec};
 
 /// What a self-play run plays.
 #[derive(Clone, Debug)]
@@ -107,7 +108,7 @@ pub fn play_game(
     let mut rng = Rng::for_item(settings.seed, index);
     let (opening, _) = balanced_opening(spec, &mut rng, engine, excluded)?;
     let mut board = Board::new(spec.width, spec.height, spec.rule)?;
-    for p in openings::cells(&board, &opening) {
+    for p in cells(&board, &opening) {
         let c = board.to_move();
         board.make(p, c);
     }
@@ -152,7 +153,7 @@ pub fn play_game(
         rule: spec.rule,
         width: spec.width as u8,
         height: spec.height as u8,
-        opening,
+        opening: opening.iter().map(|&(x, y)| (x as u8, y as u8)).collect(),
         plies,
         result,
     })

@@ -1,40 +1,10 @@
-//! Opening files in the offset format of Piskvork and c-gomoku-cli: one opening per
-//! line, `dx,dy, dx,dy, ...` from the centre `(floor(N/2), floor(N/2))`, x to the
-//! right, y down, stones alternating from Black.
+//! The arena's openings: files in the offset format (`ferrum::openings`) checked
+//! against the rules, and the opening of each game.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::referee::Referee;
-
-/// Opening stones in game order, as board coordinates.
-pub type Opening = Vec<(usize, usize)>;
-
-/// Parses one line of offsets into board coordinates on a `size` board.
-pub fn parse_line(line: &str, size: usize) -> Result<Opening> {
-    let numbers = line
-        .split(',')
-        .map(|t| t.trim().parse::<i64>())
-        .collect::<Result<Vec<i64>, _>>()
-        .with_context(|| format!("bad number in opening `{line}`"))?;
-    if numbers.len() % 2 != 0 {
-        bail!("odd number of coordinates in opening `{line}`");
-    }
-    let centre = (size / 2) as i64;
-    numbers
-        .chunks(2)
-        .map(|c| {
-            let (x, y) = (centre + c[0], centre + c[1]);
-            if x < 0 || y < 0 || x >= size as i64 || y >= size as i64 {
-                bail!(
-                    "opening `{line}`: offset {},{} is off a {size}x{size} board",
-                    c[0],
-                    c[1]
-                );
-            }
-            Ok((x as usize, y as usize))
-        })
-        .collect()
-}
+use ferrum::openings::{parse_line, Opening};
 
 /// Parses a whole file (blank lines skipped) and checks every opening with the
 /// referee: each stone a legal move under `rule`, and no game over.
@@ -44,7 +14,7 @@ pub fn parse_file(text: &str, size: usize, rule: i64) -> Result<Vec<Opening>> {
         if line.trim().is_empty() {
             continue;
         }
-        let opening = parse_line(line, size).with_context(|| format!("line {}", i + 1))?;
+        let opening = parse_line(line, size, size).with_context(|| format!("line {}", i + 1))?;
         Referee::new(size, rule, None)?
             .place_opening(&opening)
             .with_context(|| format!("line {}: opening `{}`", i + 1, line.trim()))?;
@@ -65,22 +35,6 @@ pub fn for_game(openings: &[Opening], index: usize) -> Opening {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn offsets_from_the_centre() {
-        assert_eq!(
-            parse_line("4,6, 1,5, 0,3", 15).unwrap(),
-            vec![(11, 13), (8, 12), (7, 10)]
-        );
-        // floor(N/2) on an even board.
-        assert_eq!(
-            parse_line("0,0, -1,-1", 20).unwrap(),
-            vec![(10, 10), (9, 9)]
-        );
-        assert!(parse_line("8,0", 15).is_err());
-        assert!(parse_line("1,2, 3", 15).is_err());
-        assert!(parse_line("a,b", 15).is_err());
-    }
 
     #[test]
     fn files_are_checked() {

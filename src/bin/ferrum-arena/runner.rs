@@ -13,12 +13,12 @@ use anyhow::{anyhow, Result};
 use ferrum::board::Color;
 
 use crate::game::{GameOutcome, GameSettings};
-use crate::openings::Opening;
 use crate::process::Process;
 use crate::psq::Stone;
 use crate::referee::{Reason, Verdict};
 use crate::report::Totals;
 use crate::stats::{elo_with_margin, Sprt, Tally};
+use ferrum::openings::Opening;
 use ferrum::tools::progress::Progress;
 
 /// A whole match, as given on the command line.

@@ -8,8 +8,9 @@ use ahash::AHashSet;
 use anyhow::Result;
 use std::sync::atomic::AtomicBool;
 
-use crate::board::{Board, Pos, Rule, Threat};
+use crate::board::{Board, Rule, Threat};
 use crate::engine::Engine;
+use crate::openings::{canonical, Opening};
 use crate::rng::Rng;
 use crate::search::Limits;
 
@@ -44,9 +45,6 @@ impl OpeningSpec {
         }
     }
 }
-
-/// An opening as board coordinates, in move order.
-pub type Opening = Vec<(u8, u8)>;
 
 /// Draws random stone sets until one is balanced. `excluded` holds the canonical
 /// forms (`canonical`) of openings not to return. Returns the opening and its score.
@@ -95,7 +93,7 @@ fn random_stones(spec: &OpeningSpec, rng: &mut Rng) -> Result<Option<(Board, Ope
             return Ok(None);
         }
         board.make(p, c);
-        opening.push((x as u8, y as u8));
+        opening.push((x as usize, y as usize));
     }
     let fours = |b: &Board| {
         let (us, them) = (b.to_move(), b.to_move().opp());
@@ -104,83 +102,10 @@ fn random_stones(spec: &OpeningSpec, rng: &mut Rng) -> Result<Option<(Board, Ope
     Ok((fours(&board) == 0).then_some((board, opening)))
 }
 
-/// The smallest of an opening's images under the board's symmetries (8 on a square
-/// board, 4 on a rectangle), as a sorted stone list per colour: two openings with the
-/// same canonical form are the same position.
-pub fn canonical(opening: &Opening, width: usize, height: usize) -> Opening {
-    let (w, h) = (width as i32 - 1, height as i32 - 1);
-    // (x, y, width - 1, height - 1) to the image of (x, y).
-    type Symmetry = fn(i32, i32, i32, i32) -> (i32, i32);
-    let maps: &[Symmetry] = &[
-        |x, y, _, _| (x, y),
-        |x, y, w, _| (w - x, y),
-        |x, y, _, h| (x, h - y),
-        |x, y, w, h| (w - x, h - y),
-        |x, y, _, _| (y, x),
-        |x, y, w, _| (y, w - x),
-        |x, y, _, h| (h - y, x),
-        |x, y, w, h| (h - y, w - x),
-    ];
-    let count = if width == height { 8 } else { 4 };
-    maps[..count]
-        .iter()
-        .map(|m| {
-            let mut image: Vec<(u8, u8, bool)> = opening
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y))| {
-                    let (a, b) = m(x as i32, y as i32, w, h);
-                    (a as u8, b as u8, i % 2 == 1)
-                })
-                .collect();
-            image.sort_by_key(|&(x, y, white)| (white, y, x));
-            image
-                .into_iter()
-                .map(|(x, y, _)| (x, y))
-                .collect::<Opening>()
-        })
-        .min()
-        .expect("at least one symmetry")
-}
-
-/// An opening in the offset format of the opening files (`dx,dy, dx,dy` from the
-/// centre `(floor(w/2), floor(h/2))`).
-pub fn offset_line(opening: &Opening, width: usize, height: usize) -> String {
-    let (cx, cy) = ((width / 2) as i64, (height / 2) as i64);
-    let parts: Vec<String> = opening
-        .iter()
-        .map(|&(x, y)| format!("{},{}", x as i64 - cx, y as i64 - cy))
-        .collect();
-    parts.join(", ")
-}
-
-/// Stones of an opening as board cells.
-pub fn cells(board: &Board, opening: &Opening) -> Vec<Pos> {
-    opening
-        .iter()
-        .filter_map(|&(x, y)| board.pos(x as i64, y as i64))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn symmetric_images_share_a_canonical_form() {
-        let a: Opening = vec![(7, 7), (8, 7), (6, 9)];
-        let mirrored: Opening = vec![(7, 7), (6, 7), (8, 9)];
-        let turned: Opening = vec![(7, 7), (7, 8), (9, 6)];
-        let other: Opening = vec![(7, 7), (8, 7), (6, 10)];
-        let c = canonical(&a, 15, 15);
-        assert_eq!(canonical(&mirrored, 15, 15), c);
-        assert_eq!(canonical(&turned, 15, 15), c);
-        assert_ne!(canonical(&other, 15, 15), c);
-        // Colours matter: the same cells with the colours swapped are another position.
-        let swapped: Opening = vec![(8, 7), (7, 7), (6, 9), (0, 0)];
-        let a4: Opening = vec![(7, 7), (8, 7), (6, 9), (0, 0)];
-        assert_ne!(canonical(&swapped, 15, 15), canonical(&a4, 15, 15));
-    }
+    use crate::openings::cells;
 
     #[test]
     fn openings_are_balanced_legal_and_reproducible() {
