@@ -4,8 +4,10 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
+use crate::net::file::NetWeights;
 use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 pub const DEFAULT_DEPTH: i32 = 7;
@@ -100,11 +102,14 @@ fn setup(pos: &BenchPosition) -> Board {
 
 /// One line per position, then `Bench: <nodes> nodes <nps> nps`, returned as text (the
 /// caller prints it).
-pub fn run(depth: i32) -> Vec<String> {
+/// `nets` and `use_net` as the engine's (`--net`, `--eval`); the signature is the
+/// classical evaluation's.
+pub fn run(depth: i32, nets: &[Arc<NetWeights>], use_net: bool) -> Vec<String> {
     let mut lines = Vec::new();
     let mut total_nodes = 0u64;
     let mut total_secs = 0f64;
     let mut engine = Engine::new(BENCH_TT_BYTES, 1);
+    engine.set_nets(nets, use_net);
     for pos in POSITIONS {
         engine.clear();
         let board = setup(pos);
@@ -136,7 +141,7 @@ pub fn run(depth: i32) -> Vec<String> {
 mod tests {
     #[test]
     fn bench_keeps_its_signature() {
-        let lines = super::run(super::DEFAULT_DEPTH);
+        let lines = super::run(super::DEFAULT_DEPTH, &[], false);
         let total = lines.last().expect("a summary line");
         let nodes: u64 = total
             .strip_prefix("Bench: ")

@@ -2,7 +2,7 @@
 //! runs searches. It never prints; results go back through return values and the
 //! progress callback.
 
-use crate::board::Board;
+use crate::board::{Board, Rule};
 use crate::net::file::NetWeights;
 use crate::search::{self, Limits, Reporter, SearchResult};
 use crate::tactics::memory::SolverMemory;
@@ -28,8 +28,10 @@ pub struct Engine {
     /// The threat solvers' tables, kept between searches (a search holds the lock, so
     /// searches on one engine run one at a time).
     solvers: Mutex<SolverMemory>,
-    /// The network that evaluates positions of its rule (`--eval net`), if any.
-    net: Option<Arc<NetWeights>>,
+    /// The networks the engine has, one per rule at most.
+    nets: Vec<Arc<NetWeights>>,
+    /// Whether positions of a rule with a network are evaluated by it (`--eval net`).
+    use_net: bool,
 }
 
 impl Default for Engine {
@@ -77,7 +79,8 @@ impl Engine {
             tt,
             threads: threads.max(1),
             solvers: Mutex::new(SolverMemory::new()),
-            net: None,
+            nets: Vec::new(),
+            use_net: false,
         }
     }
 
@@ -86,14 +89,26 @@ impl Engine {
         SolverMemory::bytes_for(self.threads)
     }
 
-    /// Evaluates positions of the network's rule with `net`; `None`: the classical
-    /// evaluation everywhere.
-    pub fn set_net(&mut self, net: Option<Arc<NetWeights>>) {
-        self.net = net;
+    /// The networks to evaluate with (a later one replaces an earlier one of the same
+    /// rule), and whether to use them.
+    pub fn set_nets(&mut self, nets: &[Arc<NetWeights>], use_net: bool) {
+        self.nets.clear();
+        for net in nets.iter().rev() {
+            if !self.nets.iter().any(|n| n.rule == net.rule) {
+                self.nets.push(net.clone());
+            }
+        }
+        self.use_net = use_net;
     }
 
-    pub fn net(&self) -> Option<&NetWeights> {
-        self.net.as_deref()
+    pub fn set_use_net(&mut self, use_net: bool) {
+        self.use_net = use_net;
+    }
+
+    /// The network that evaluates positions of `rule`, if the engine uses one.
+    pub fn net_for(&self, rule: Rule) -> Option<&NetWeights> {
+        let net = self.nets.iter().find(|n| n.rule == rule);
+        net.filter(|_| self.use_net).map(|n| &**n)
     }
 
     pub fn threads(&self) -> usize {
@@ -150,7 +165,7 @@ impl Engine {
             tt: &self.tt,
             threads: self.threads,
             memory: &mut memory,
-            net: self.net.as_deref(),
+            net: self.net_for(board.rule()),
         };
         search::search(board, tables, limits, stop, report)
     }

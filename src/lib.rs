@@ -24,6 +24,8 @@ pub mod tools {
     pub mod parallel;
     pub mod progress;
     pub mod sample;
+    pub mod selfplay;
     pub mod solve;
+    pub mod train;
     pub mod tune;
 }

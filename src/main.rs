@@ -6,7 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use ferrum::logging::{install_panic_hook, LogSink};
-use ferrum::tools::{analyze, move_scan, sample, solve, tune};
+use ferrum::net::file::NetWeights;
+use ferrum::tools::{analyze, move_scan, sample, selfplay, solve, train, tune};
+use std::sync::Arc;
 
 /// A Gomoku/Renju engine for the Gomocup (pbrain) protocol. With no subcommand: the
 /// protocol on stdin/stdout.
@@ -22,8 +24,21 @@ struct Cli {
     /// Search threads (matches run engines with one thread each) [default: one per core]
     #[arg(long, value_name = "N", value_parser = ferrum::tools::parallel::threads)]
     threads: Option<usize>,
+    /// Evaluation: the classical pattern evaluation, or the network of the game's rule
+    /// where there is one [default: net with --net, else classical]
+    #[arg(long, value_enum)]
+    eval: Option<Eval>,
+    /// A network file to evaluate its rule with (repeat for other rules)
+    #[arg(long, value_name = "FILE")]
+    net: Vec<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Eval {
+    Classical,
+    Net,
 }
 
 #[derive(Subcommand)]
@@ -44,6 +59,12 @@ enum Command {
     SampleLeaves(sample::Options),
     /// Look for moves the move generator wrongly leaves out
     ScanMoves(move_scan::Options),
+    /// Play training games of the engine against itself at a fixed node count
+    Selfplay(selfplay::SelfplayOptions),
+    /// Write random balanced openings, one per line (offset format)
+    Openings(selfplay::OpeningsOptions),
+    /// Train a network on self-play games and write it in the engine's format
+    Train(train::Options),
 }
 
 fn main() {
@@ -56,8 +77,27 @@ fn main() {
     if let Some(path) = &log_file {
         log.set_file(path);
     }
+    // A network that does not load is reported and left out: the engine plays on with
+    // the evaluations it has.
+    let nets: Vec<Arc<NetWeights>> = cli
+        .net
+        .iter()
+        .filter_map(|path| match ferrum::net::load(path) {
+            Ok(net) => Some(Arc::new(net)),
+            Err(e) => {
+                eprintln!("pbrain-ferrum: {e:#}; using the classical evaluation instead");
+                log::warn!("{e:#}");
+                None
+            }
+        })
+        .collect();
+    let use_net = cli.eval.unwrap_or(if cli.net.is_empty() {
+        Eval::Classical
+    } else {
+        Eval::Net
+    }) == Eval::Net;
     let Some(command) = cli.command else {
-        ferrum::protocol::run(log, log_file.is_some(), cli.threads)
+        ferrum::protocol::run(log, log_file.is_some(), cli.threads, &nets, use_net)
     };
     let failed = |tool: &str, e: &dyn std::fmt::Display| -> ! {
         eprintln!("{tool}: {e:#}");
@@ -65,7 +105,7 @@ fn main() {
     };
     match command {
         Command::Bench { depth } => {
-            for line in ferrum::bench::run(depth) {
+            for line in ferrum::bench::run(depth, &nets, use_net) {
                 println!("{line}");
             }
         }
@@ -91,6 +131,29 @@ fn main() {
             ),
             Err(e) => failed("scan-moves", &format!("{e:#}")),
         },
+        Command::Selfplay(o) => match selfplay::selfplay(&o) {
+            Ok((t, secs)) => println!(
+                "selfplay: {} games ({} Black wins, {} White wins, {} draws), {} positions in {secs:.0} s ({:.0} positions per hour) appended to {}",
+                t.games,
+                t.results[0],
+                t.results[1],
+                t.results[2],
+                t.positions,
+                t.positions as f64 * 3600.0 / secs.max(1e-9),
+                o.out.display()
+            ),
+            Err(e) => failed("selfplay", &format!("{e:#}")),
+        },
+        Command::Openings(o) => {
+            if let Err(e) = selfplay::openings(&o, &mut std::io::stdout().lock()) {
+                failed("openings", &format!("{e:#}"));
+            }
+        }
+        Command::Train(o) => {
+            if let Err(e) = train::run(&o, &mut std::io::stdout().lock()) {
+                failed("train", &format!("{e:#}"));
+            }
+        }
         Command::Tune(o) => match tune::run(&o) {
             Ok(report) => println!("{report}"),
             Err(e) => failed("tune", &format!("{e:#}")),

@@ -2,8 +2,8 @@
 //! random positions) and incremental structures against rebuilds.
 
 use ferrum::board::{Board, Color, Pos, Rule};
-use serde_json::Value as Json;
 use ferrum::rng::Rng;
+use serde_json::Value as Json;
 use std::path::PathBuf;
 
 /// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.

@@ -17,7 +17,6 @@ use crate::selfplay::format::{GameRecord, NO_SCORE};
 pub struct Settings {
     pub learning_rate: f32,
     pub batch: usize,
-    pub epochs: usize,
     /// Weight of the game's result in the value target; the rest is the search score.
     pub result_weight: f32,
     /// Weight of the policy loss beside the value loss.
@@ -30,7 +29,6 @@ impl Default for Settings {
         Settings {
             learning_rate: 2e-3,
             batch: 512,
-            epochs: 4,
             result_weight: 0.5,
             policy_weight: 1.0,
             seed: 1,

@@ -7,7 +7,9 @@ mod reader;
 mod session;
 
 use crate::logging::LogSink;
+use crate::net::file::NetWeights;
 use jobs::{Job, JobEvent, Outcome};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// What the session loop waits for: manager lines (from the reader thread) and
@@ -20,8 +22,16 @@ pub enum Event {
     Done(u64, Job, Outcome),
 }
 
-/// Runs the protocol on stdin/stdout until END or end of input.
-pub fn run(log: LogSink, log_explicit: bool, threads: Option<usize>) -> ! {
+/// Runs the protocol on stdin/stdout until END or end of input. `nets`: the networks
+/// the engine may evaluate with, `use_net` whether it starts with them (`INFO eval`
+/// switches).
+pub fn run(
+    log: LogSink,
+    log_explicit: bool,
+    threads: Option<usize>,
+    nets: &[Arc<NetWeights>],
+    use_net: bool,
+) -> ! {
     let (tx, rx) = std::sync::mpsc::channel();
     reader::spawn(tx.clone());
     // The rules' pattern tables are built while the manager is still starting us, so
@@ -30,5 +40,7 @@ pub fn run(log: LogSink, log_explicit: bool, threads: Option<usize>) -> ! {
     let _ = std::thread::Builder::new()
         .name("tables".into())
         .spawn(|| crate::board::Rule::ALL.map(crate::board::RuleTables::get));
-    session::Session::new(tx, log, log_explicit, threads).run(rx)
+    let mut session = session::Session::new(tx, log, log_explicit, threads);
+    session.set_nets(nets, use_net);
+    session.run(rx)
 }

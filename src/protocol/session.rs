@@ -8,6 +8,7 @@ use super::Event;
 use crate::board::{Board, Cell, Color, Pos, Rule};
 use crate::engine::{default_threads, tt_bytes_for, Engine};
 use crate::logging::LogSink;
+use crate::net::file::NetWeights;
 use crate::search::movegen::any_legal_move;
 use crate::search::params::time::LATE_GRACE;
 use crate::search::quick_move;
@@ -438,6 +439,11 @@ impl Session {
         self.out.line(&p.to_string());
     }
 
+    /// The networks the engine may use and whether it starts with them.
+    pub fn set_nets(&mut self, nets: &[Arc<NetWeights>], use_net: bool) {
+        lock(&self.engine).set_nets(nets, use_net);
+    }
+
     fn info(&mut self, key: &str, value: &str) {
         let int = value.trim().parse::<i64>().ok();
         match (key, int) {
@@ -485,6 +491,10 @@ impl Session {
             // Only the realtime lines are MESSAGE lines; the detail form is not sent.
             ("show_detail", Some(v)) => self.realtime = v & 1 != 0,
             ("swapable", Some(v)) => self.swapable = v == 1,
+            // Our own key: `INFO eval net` or `INFO eval classical` (`--eval`).
+            ("eval", _) if matches!(value.trim(), "net" | "classical") => {
+                lock(&self.engine).set_use_net(value.trim() == "net");
+            }
             // game_type, evaluate, pondering (we never think on the opponent's time),
             // caution_factor (the candidate range is the search's own) and unknown
             // keys need nothing from us.

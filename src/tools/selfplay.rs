@@ -1,0 +1,156 @@
+//! `pbrain-ferrum selfplay`: training games of the engine against itself, and
+//! `pbrain-ferrum openings`: a file of random balanced openings (the test sets of
+//! `openings/`). Both keep clear of the openings of the `--exclude` files.
+
+use ahash::AHashSet;
+use anyhow::{Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::parallel;
+use super::progress::Progress;
+use crate::board::Rule;
+use crate::engine::Engine;
+use crate::openings::{canonical, offset_line, read_file, Opening};
+use crate::rng::Rng;
+use crate::selfplay::random_openings::{balanced_opening, OpeningSpec};
+use crate::selfplay::{format, Settings, Totals};
+
+/// What both tools share: the rule, the board and the openings to avoid.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Board {
+    /// Rule: freestyle, standard, renju, caro or caro-exact
+    #[arg(long, default_value = "freestyle", value_parser = rule)]
+    pub rule: Rule,
+    /// Board side (5..=32)
+    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=32))]
+    pub size: u8,
+    /// Opening files (offset format) whose openings, under the board's symmetries,
+    /// are never used
+    #[arg(long, value_name = "FILE")]
+    pub exclude: Vec<PathBuf>,
+    /// Seed of the random openings
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Nodes of the search that checks an opening's balance
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub balance_nodes: u64,
+}
+
+fn rule(s: &str) -> Result<Rule, String> {
+    Rule::from_name(s).ok_or_else(|| format!("unknown rule '{s}'"))
+}
+
+impl Board {
+    fn spec(&self) -> OpeningSpec {
+        let size = self.size as usize;
+        OpeningSpec {
+            nodes: self.balance_nodes,
+            ..OpeningSpec::new(self.rule, size, size)
+        }
+    }
+
+    fn excluded(&self) -> Result<AHashSet<Opening>> {
+        let size = self.size as usize;
+        let mut set = AHashSet::new();
+        for path in &self.exclude {
+            for o in read_file(path, size, size)? {
+                set.insert(canonical(&o, size, size));
+            }
+        }
+        Ok(set)
+    }
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct SelfplayOptions {
+    #[command(flatten)]
+    pub board: Board,
+    /// Games to play
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Number of the first game (a run split in parts keeps its games apart)
+    #[arg(long, default_value_t = 0)]
+    pub first: u64,
+    /// Nodes searched per move
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub nodes: u64,
+    /// Games played at once, one search thread each [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Where the games go (appended to when it exists)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+/// Plays the games and appends them to `--out`; returns the totals and the seconds.
+pub fn selfplay(o: &SelfplayOptions) -> Result<(Totals, f64)> {
+    let size = o.board.size as usize;
+    let settings = Settings {
+        openings: o.board.spec(),
+        nodes: o.nodes,
+        seed: o.board.seed,
+        ..Settings::new(o.board.rule, size, size)
+    };
+    let excluded = o.board.excluded()?;
+    let fresh = !o.out.exists() || std::fs::metadata(&o.out)?.len() == 0;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&o.out)
+        .with_context(|| format!("{}", o.out.display()))?;
+    let mut out = std::io::BufWriter::new(file);
+    if fresh {
+        format::write_header(&mut out)?;
+    }
+    let progress = Progress::new("selfplay: games", o.games as usize);
+    let start = Instant::now();
+    let mut shown = 0;
+    let totals = parallel::pool(o.threads)?.install(|| {
+        crate::selfplay::run(&settings, o.first, o.games, &excluded, &mut out, |t| {
+            while shown < t.games {
+                shown += 1;
+                progress.tick(|| {
+                    let hours = start.elapsed().as_secs_f64() / 3600.0;
+                    format!(
+                        "positions {} ({:.0}/h)",
+                        t.positions,
+                        t.positions as f64 / hours
+                    )
+                });
+            }
+        })
+    })?;
+    progress.finish();
+    out.flush()?;
+    Ok((totals, start.elapsed().as_secs_f64()))
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct OpeningsOptions {
+    #[command(flatten)]
+    pub board: Board,
+    /// Openings to write
+    #[arg(long, default_value_t = 100)]
+    pub count: u64,
+}
+
+/// Writes `--count` balanced openings, one per line, none equal to another or to an
+/// excluded one under the board's symmetries.
+pub fn openings(o: &OpeningsOptions, out: &mut impl Write) -> Result<()> {
+    let size = o.board.size as usize;
+    let spec = o.board.spec();
+    let mut excluded = o.board.excluded()?;
+    let mut engine = Engine::new(8 << 20, 1);
+    let progress = Progress::new("openings", o.count as usize);
+    for i in 0..o.count {
+        let mut rng = Rng::for_item(o.board.seed, i);
+        let (opening, _) = balanced_opening(&spec, &mut rng, &mut engine, &excluded)?;
+        excluded.insert(canonical(&opening, size, size));
+        writeln!(out, "{}", offset_line(&opening, size, size))?;
+        progress.tick(String::new);
+    }
+    progress.finish();
+    Ok(())
+}

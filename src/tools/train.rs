@@ -1,0 +1,109 @@
+//! `pbrain-ferrum train`: trains a network on self-play files and writes it in the
+//! engine's format. Games are split whole between training and a held-out set; each
+//! epoch prints both sets' losses.
+
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::parallel;
+use crate::net::file::NetWeights;
+use crate::net::model::Model;
+use crate::net::train::{split_samples, Losses, Settings, Trainer};
+use crate::selfplay::format::{read_games, GameRecord};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct Options {
+    /// Self-play files (`pbrain-ferrum selfplay --out`), all of one rule
+    #[arg(value_name = "DATA", required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where the network goes
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    #[arg(long, default_value_t = 4)]
+    pub epochs: usize,
+    /// Positions per step
+    #[arg(long, default_value_t = 512)]
+    pub batch: usize,
+    #[arg(long, default_value_t = 2e-3)]
+    pub learning_rate: f32,
+    /// Weight of the game's result in the value target (the rest: the search score)
+    #[arg(long, default_value_t = 0.5)]
+    pub result_weight: f32,
+    /// Weight of the policy loss beside the value loss
+    #[arg(long, default_value_t = 1.0)]
+    pub policy_weight: f32,
+    /// One game in N goes to the held-out set
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub holdout: u64,
+    /// Share of the training positions used (to see whether more data helps)
+    #[arg(long, default_value_t = 1.0)]
+    pub fraction: f64,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+}
+
+fn describe(l: &Losses) -> String {
+    format!(
+        "value {:.4} policy {:.4} top1 {:.3}",
+        l.value, l.policy, l.policy_top1
+    )
+}
+
+/// Trains, printing a line per epoch to `out`; returns the last held-out losses.
+pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
+    let mut games: Vec<GameRecord> = Vec::new();
+    for path in &o.data {
+        let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
+        games.extend(read_games(&mut file).with_context(|| format!("{}", path.display()))?);
+    }
+    let Some(rule) = games.first().map(|g| g.rule) else {
+        bail!("no games in the data");
+    };
+    if games.iter().any(|g| g.rule != rule) {
+        bail!("the data mixes rules: a network is trained for one rule");
+    }
+    let [mut train, held] = split_samples(&games, o.holdout, o.seed);
+    train.truncate((train.len() as f64 * o.fraction.clamp(0.0, 1.0)) as usize);
+    writeln!(
+        out,
+        "{} games, {} training positions, {} held out",
+        games.len(),
+        train.len(),
+        held.len()
+    )?;
+    let settings = Settings {
+        learning_rate: o.learning_rate,
+        batch: o.batch,
+        result_weight: o.result_weight,
+        policy_weight: o.policy_weight,
+        seed: o.seed,
+    };
+    let mut trainer = Trainer::new(Model::random(o.seed), settings);
+    let mut last = Losses::default();
+    let pool = parallel::pool(o.threads)?;
+    for epoch in 0..o.epochs {
+        let start = Instant::now();
+        let (trained, held_out) = pool.install(|| -> Result<(Losses, Losses)> {
+            let trained = trainer.epoch(&games, &train, epoch as u64)?;
+            Ok((trained, trainer.measure(&games, &held)?))
+        })?;
+        last = held_out;
+        writeln!(
+            out,
+            "epoch {} train {} held-out {} {:.0} s",
+            epoch + 1,
+            describe(&trained),
+            describe(&last),
+            start.elapsed().as_secs_f64()
+        )?;
+    }
+    let bytes = NetWeights::quantize(&trainer.model, rule).to_bytes();
+    std::fs::write(&o.out, bytes).with_context(|| format!("{}", o.out.display()))?;
+    writeln!(out, "wrote {} ({} network)", o.out.display(), rule.name())?;
+    Ok(last)
+}
