@@ -11,7 +11,13 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     pub fn start() -> EngineProcess {
+        EngineProcess::start_with(&[])
+    }
+
+    /// The engine started with command-line `args`.
+    pub fn start_with(args: &[&str]) -> EngineProcess {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

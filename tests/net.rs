@@ -1,0 +1,141 @@
+//! The learned evaluation end to end through the binary: balanced openings,
+//! self-play, training, and games evaluated by the trained network; a damaged network
+//! file is refused with a clear message and the engine plays on with the classical
+//! evaluation.
+
+mod engine_process;
+
+use engine_process::EngineProcess;
+use ferrum::openings::{canonical, parse_line};
+use ferrum::selfplay::format::read_games;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ferrum(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(args)
+        .output()
+        .expect("pbrain-ferrum runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrum-net-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A coordinate answer `x,y` on a 15x15 board.
+fn is_move(line: &str) -> bool {
+    let parts: Vec<_> = line
+        .split(',')
+        .filter_map(|t| t.parse::<u32>().ok())
+        .collect();
+    parts.len() == 2 && parts.iter().all(|&v| v < 15)
+}
+
+fn play_a_few_moves(args: &[&str]) {
+    let mut engine = EngineProcess::start_with(args);
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    engine.send("INFO timeout_turn 200\n");
+    let first = engine.reply("BEGIN\n");
+    assert!(is_move(&first), "{first}");
+    for turn in ["1,1", "13,13", "1,13"] {
+        let answer = engine.reply(&format!("TURN {turn}\n"));
+        assert!(is_move(&answer), "{answer}");
+    }
+    engine.end();
+}
+
+#[test]
+fn openings_selfplay_training_and_a_game_with_the_network() {
+    let dir = scratch("pipeline");
+    let test_set = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle15-test.txt");
+    let test_set = test_set.to_str().unwrap();
+    // Openings: balanced, distinct under the board's symmetries, none from the test set.
+    let out = ferrum(&[
+        "openings",
+        "--rule",
+        "freestyle",
+        "--count",
+        "4",
+        "--balance-nodes",
+        "1000",
+        "--exclude",
+        test_set,
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let forms: Vec<_> = text
+        .lines()
+        .map(|l| canonical(&parse_line(l, 15, 15).unwrap(), 15, 15))
+        .collect();
+    assert_eq!(forms.len(), 4);
+    for (i, f) in forms.iter().enumerate() {
+        assert!(!forms[..i].contains(f), "{text}");
+    }
+    // Self-play into a file, then training on it.
+    let data = dir.join("games.frsp");
+    let data = data.to_str().unwrap();
+    let out = ferrum(&[
+        "selfplay",
+        "--games",
+        "4",
+        "--nodes",
+        "1500",
+        "--balance-nodes",
+        "1000",
+        "--threads",
+        "2",
+        "--exclude",
+        test_set,
+        "--out",
+        data,
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("4 games"));
+    let games = read_games(&mut std::fs::File::open(data).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        g.positions(|_| {}).expect("every move replays legally");
+    }
+    let net = dir.join("net.frnn");
+    let net = net.to_str().unwrap();
+    let out = ferrum(&[
+        "train", data, "--epochs", "2", "--batch", "32", "--out", net,
+    ]);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        report.contains("epoch 2 train value") && report.contains("held-out"),
+        "{report}"
+    );
+    assert!(ferrum::net::load(Path::new(net)).is_ok());
+    // The engine plays with it, from the command line and switched by INFO.
+    play_a_few_moves(&["--net", net]);
+    let mut engine = EngineProcess::start_with(&["--net", net, "--eval", "classical"]);
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    engine.send("INFO eval net\nINFO timeout_turn 100\n");
+    assert!(is_move(&engine.reply("BEGIN\n")));
+    engine.end();
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_damaged_network_is_refused_and_the_classical_evaluation_plays() {
+    let dir = scratch("damaged");
+    let bad = dir.join("bad.frnn");
+    std::fs::write(&bad, b"FRNN\x01\x00 this is not a network").unwrap();
+    let bad = bad.to_str().unwrap();
+    let out = ferrum(&["--net", bad, "bench", "3"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.frnn") && err.contains("classical"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Bench:"));
+    play_a_few_moves(&["--net", bad]);
+    std::fs::remove_dir_all(dir).ok();
+}
