@@ -141,13 +141,9 @@ impl Engine {
         }
     }
 
+    /// Empties the transposition table (a fresh zeroed one of the same size).
     pub fn clear(&mut self) {
         self.tt.clear();
-    }
-
-    /// Clears the TT through a shared reference (between independent searches).
-    pub fn clear_shared(&self) {
-        self.tt.clear_shared();
     }
 
     /// Searches `board` for its side to move.

@@ -35,11 +35,6 @@ impl LogSink {
         sink
     }
 
-    /// Whether a file is being written.
-    pub fn is_active(&self) -> bool {
-        self.target.lock().map(|t| t.is_some()).unwrap_or(false)
-    }
-
     /// Directs the log to `path` (appending). Errors are ignored: logging must never
     /// stop the engine.
     pub fn set_file(&self, path: &Path) {

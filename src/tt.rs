@@ -119,15 +119,6 @@ impl TranspositionTable {
         self.resize(self.size_bytes());
     }
 
-    /// Empties the table through a shared reference (a tool between two independent
-    /// searches), writing every word.
-    pub fn clear_shared(&self) {
-        for w in self.words.iter() {
-            w.store(0, Ordering::Relaxed);
-        }
-        self.generation.store(0, Ordering::Relaxed);
-    }
-
     /// Starts a new search: older entries become preferred victims.
     pub fn new_search(&self) {
         self.generation.fetch_add(1, Ordering::Relaxed);

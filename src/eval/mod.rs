@@ -88,13 +88,3 @@ fn pattern_eval(sum: impl Fn(Color, usize) -> i32, me: Color) -> i32 {
     // the side to move would cancel in the two-ply mean: there is none.)
     (sum(me, 0) - sum(me.opp(), 1)) >> weights::UNIT_SHIFT
 }
-
-/// Evaluation for `c` (used by tools that look from a fixed colour).
-pub fn evaluate_for(board: &Board, c: Color) -> i32 {
-    let v = evaluate(board);
-    if board.to_move() == c {
-        v
-    } else {
-        -v
-    }
-}

@@ -166,7 +166,7 @@ pub(crate) fn is_solved(puzzle: &Puzzle, s: &Solution) -> bool {
 /// `vcf` is reused from puzzle to puzzle (it forgets what it learnt first): a new
 /// solver's table costs more to clear than most puzzles take.
 pub(crate) fn solve_puzzle(
-    engine: &Engine,
+    engine: &mut Engine,
     vcf: &mut VcfSolver<'static>,
     puzzle: &Puzzle,
     opts: &SolveOptions,
@@ -238,7 +238,7 @@ pub(crate) fn solve_puzzle(
     }
     // The main search, limited to the puzzle's win length when it has one, on a TT
     // cleared of the previous puzzle.
-    engine.clear_shared();
+    engine.clear();
     let left = deadline.saturating_duration_since(Instant::now());
     let limits = Limits::time(Instant::now(), left, left);
     let stop = AtomicBool::new(false);

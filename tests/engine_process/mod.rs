@@ -10,6 +10,9 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
+    /// The engine with no arguments, as a manager starts it (each test binary compiles
+    /// this module; not all call it).
+    #[allow(dead_code)]
     pub fn start() -> EngineProcess {
         EngineProcess::start_with(&[])
     }
