@@ -215,14 +215,8 @@ pub fn parse_psq(text: &str) -> Result<Record> {
 mod tests {
     use super::*;
 
-    const TWO_GAMES: &str = "\
-(;FF[4]GM[4]GN[1]EV[A x B]DT[2026.11.22 06:31:37]RO[1.1]RU[0]SZ[15]PB[A]PW[B]RE[B+1]TE[Black win by five connection]
-;B[hh]C[opening move];W[ah]C[opening move]
-;B[hi]C[65ms];W[bh]C[48ms];B[hj]C[1ms];W[ch]C[1ms];B[hk]C[1ms];W[dh]C[1ms];B[hl]C[1ms])
-
-(;FF[4]GM[4]GN[2]RU[4]SZ[15]PB[B]PW[A]RE[W+1]TE[Black play forbidden move - double three]
-;B[ih]C[opening move];W[aa]C[opening move];B[jh];W[oa];B[hi];W[ao];B[hj];W[oo])
-";
+    /// Two games as c-gomoku-cli writes them (the second a renju forbidden-move loss).
+    const TWO_GAMES: &str = include_str!("../tests/data/games/c-gomoku-cli-two-games.sgf");
 
     #[test]
     fn reads_c_gomoku_cli_sgf() {

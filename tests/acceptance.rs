@@ -3,25 +3,14 @@
 //! the right point, and never play a renju forbidden point or treat a caro blocked
 //! five as a win.
 
+mod json_points;
+
 use ferrum::board::{Board, Color, Pos, Rule};
 use ferrum::engine::Engine;
 use ferrum::search::Limits;
+use json_points::as_points;
 use serde_json::Value as Json;
 use std::sync::atomic::AtomicBool;
-
-/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
-fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
-    j.as_array()?
-        .iter()
-        .map(|p| match p.as_array()?.as_slice() {
-            [x, y] => Some((
-                i32::try_from(x.as_i64()?).ok()?,
-                i32::try_from(y.as_i64()?).ok()?,
-            )),
-            _ => None,
-        })
-        .collect()
-}
 
 fn cases() -> Vec<Json> {
     let path = concat!(

@@ -2,23 +2,12 @@
 //! checked by the independent checker scripts/check_line.py (renju lines
 //! need the PyPI package `renju`; scripts/test.sh installs it).
 
+mod json_points;
+
+use json_points::as_points;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
-fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
-    j.as_array()?
-        .iter()
-        .map(|p| match p.as_array()?.as_slice() {
-            [x, y] => Some((
-                i32::try_from(x.as_i64()?).ok()?,
-                i32::try_from(y.as_i64()?).ok()?,
-            )),
-            _ => None,
-        })
-        .collect()
-}
 
 /// Time per puzzle in CI. Every VCF here is solved in well under 1 s on a quiet machine
 /// (scripts/solve_rates.sh measures that); the slack keeps a busy CI machine from

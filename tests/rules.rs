@@ -1,24 +1,13 @@
 //! Rule code against the oracle data of tests/data: renju forbidden points (single cases and
 //! random positions) and incremental structures against rebuilds.
 
+mod json_points;
+
 use ferrum::board::{Board, Color, Pos, Rule};
 use ferrum::rng::Rng;
+use json_points::as_points;
 use serde_json::Value as Json;
 use std::path::PathBuf;
-
-/// `[[x, y], ...]` as points; `None` unless every element is a pair of integers.
-fn as_points(j: &Json) -> Option<Vec<(i32, i32)>> {
-    j.as_array()?
-        .iter()
-        .map(|p| match p.as_array()?.as_slice() {
-            [x, y] => Some((
-                i32::try_from(x.as_i64()?).ok()?,
-                i32::try_from(y.as_i64()?).ok()?,
-            )),
-            _ => None,
-        })
-        .collect()
-}
 
 fn data_file(rel: &str) -> Vec<Json> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

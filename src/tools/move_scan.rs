@@ -31,15 +31,14 @@
 use super::parallel;
 use super::progress::Progress;
 use super::sample::{position, Lcg};
-use super::tune::{gomocup_rule, read_games};
-use crate::board::{Board, Pos, Rule, Threat};
+use super::tune::{read_games, GameFiles};
+use crate::board::{Board, Pos, Threat};
 use crate::search::movegen::{forced_moves, move_list, Forced};
 use crate::tactics::vcf::VcfResult;
 use crate::tactics::vct::{VctLimits, VctSolver};
 use anyhow::Result;
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::PathBuf;
 
 /// Options of `scan-moves`.
 #[derive(clap::Args, Debug, Clone)]
@@ -56,15 +55,8 @@ pub struct Options {
     /// Seed of the walks
     #[arg(long, value_name = "X", default_value_t = 7)]
     pub seed: u64,
-    /// Gomocup rule of games whose file names none (.psq files)
-    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
-    pub rule: Rule,
-    /// Worker threads [default: one per core]
-    #[arg(long, value_name = "N", value_parser = parallel::threads)]
-    pub threads: Option<usize>,
-    /// Games: .psq files or SGF collections (15x15 games are used)
-    #[arg(value_name = "GAMES", required = true)]
-    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub games: GameFiles,
 }
 
 /// What a scan counted.
@@ -222,10 +214,10 @@ impl Scanner {
 
 /// Runs the tool, writing the findings to `out`; returns the counts.
 pub fn run(o: &Options, out: &mut dyn Write) -> Result<ScanCounts> {
-    let games = read_games(&o.files, o.rule)?;
+    let games = read_games(&o.games.files, o.games.rule)?;
     let games: Vec<_> = games.iter().filter(|g| g.size == 15).collect();
     let progress = Progress::new("scan-moves: games", games.len());
-    let per_game: Vec<(ScanCounts, Vec<String>)> = parallel::pool(o.threads)?.install(|| {
+    let per_game: Vec<(ScanCounts, Vec<String>)> = parallel::pool(o.games.threads)?.install(|| {
         games
             .par_iter()
             .enumerate()

@@ -17,7 +17,7 @@
 
 use super::parallel;
 use super::progress::Progress;
-use super::tune::{gomocup_rule, read_games};
+use super::tune::{read_games, GameFiles};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::record::Record;
@@ -25,7 +25,6 @@ use crate::search::{Limits, SearchEvent};
 use anyhow::Result;
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -45,15 +44,8 @@ pub struct Options {
     /// Seed of the random starts
     #[arg(long, value_name = "X", default_value_t = 7)]
     pub seed: u64,
-    /// Gomocup rule of games whose file names none (.psq files)
-    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
-    pub rule: Rule,
-    /// Worker threads [default: one per core]
-    #[arg(long, value_name = "N", value_parser = parallel::threads)]
-    pub threads: Option<usize>,
-    /// Games: .psq files or SGF collections (15x15 games are used)
-    #[arg(value_name = "GAMES", required = true)]
-    pub files: Vec<PathBuf>,
+    #[command(flatten)]
+    pub games: GameFiles,
 }
 
 pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
@@ -66,13 +58,13 @@ pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
 /// Runs the tool, writing the leaves to `out` in game order; returns how many
 /// positions were searched and how many leaves written.
 pub fn run(o: &Options, out: &mut dyn Write) -> Result<(usize, usize)> {
-    let games = read_games(&o.files, o.rule)?;
+    let games = read_games(&o.games.files, o.games.rule)?;
     let games: Vec<&Record> = games.iter().filter(|g| g.size == 15).collect();
     // The random starts are drawn in game order, so they do not depend on the threads.
     let mut rng = Lcg::new(o.seed);
     let firsts: Vec<usize> = games.iter().map(|_| 6 + rng.next() % o.step).collect();
     let progress = Progress::new("sample-leaves: games", games.len());
-    let per_game: Vec<(usize, Vec<Vec<Pos>>)> = parallel::pool(o.threads)?.install(|| {
+    let per_game: Vec<(usize, Vec<Vec<Pos>>)> = parallel::pool(o.games.threads)?.install(|| {
         games
             .par_iter()
             .zip(firsts)

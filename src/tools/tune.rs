@@ -151,6 +151,20 @@ struct Sample {
 /// All weights, per view: `PER_VIEW` each.
 type Weights = Vec<f64>;
 
+/// The games a game-reading tool works on, and its worker threads.
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameFiles {
+    /// Gomocup rule of games whose file names none (.psq files)
+    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    pub rule: Rule,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = parallel::threads)]
+    pub threads: Option<usize>,
+    /// Games: .psq files or SGF collections (15x15 games are used)
+    #[arg(value_name = "GAMES", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
 /// The finished games of SGF collections and `.psq` files, each with its rule (the
 /// file's, else `rule`) and result (a `.psq` file's from replaying it). Games without
 /// a result are left out: they have no label.
