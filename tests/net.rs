@@ -97,8 +97,30 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
         data,
     ]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("4 games"));
+    // A second run appends its games; a file of something else is refused.
+    ferrum(&[
+        "selfplay",
+        "--games",
+        "1",
+        "--first",
+        "4",
+        "--nodes",
+        "1500",
+        "--balance-nodes",
+        "1000",
+        "--out",
+        data,
+    ]);
+    let other = dir.join("other.txt");
+    std::fs::write(&other, "not games\n").unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["selfplay", "--games", "1", "--out", other.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a Ferrum self-play file"));
     let games = read_games(&mut std::fs::File::open(data).unwrap()).unwrap();
-    assert_eq!(games.len(), 4);
+    assert_eq!(games.len(), 5);
     for g in &games {
         g.positions(|_| {}).expect("every move replays legally");
     }

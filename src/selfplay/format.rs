@@ -125,10 +125,8 @@ pub fn write_game(out: &mut impl Write, game: &GameRecord) -> io::Result<()> {
     out.write_all(&bytes)
 }
 
-/// Reads a whole data file: the header checked, then every game.
-pub fn read_games(input: &mut impl Read) -> Result<Vec<GameRecord>> {
-    let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes)?;
+/// Checks the header at the start of `bytes`.
+pub fn check_header(bytes: &[u8]) -> Result<()> {
     if bytes.len() < 8 || &bytes[..4] != MAGIC {
         bail!("not a Ferrum self-play file (no FRSP header)");
     }
@@ -136,6 +134,14 @@ pub fn read_games(input: &mut impl Read) -> Result<Vec<GameRecord>> {
     if version != VERSION {
         bail!("self-play file version {version}, this build reads {VERSION}");
     }
+    Ok(())
+}
+
+/// Reads a whole data file: the header checked, then every game.
+pub fn read_games(input: &mut impl Read) -> Result<Vec<GameRecord>> {
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes)?;
+    check_header(&bytes)?;
     let mut games = Vec::new();
     let mut at = 8;
     while at < bytes.len() {

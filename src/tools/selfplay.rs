@@ -95,6 +95,13 @@ pub fn selfplay(o: &SelfplayOptions) -> Result<(Totals, f64)> {
     };
     let excluded = o.board.excluded()?;
     let fresh = !o.out.exists() || std::fs::metadata(&o.out)?.len() == 0;
+    if !fresh {
+        // Games are only ever appended to a self-play file of this version.
+        let mut header = [0u8; 8];
+        let mut file = std::fs::File::open(&o.out)?;
+        let read = std::io::Read::read(&mut file, &mut header)?;
+        format::check_header(&header[..read]).with_context(|| format!("{}", o.out.display()))?;
+    }
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
