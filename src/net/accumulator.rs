@@ -140,6 +140,7 @@ impl<'n> NetState<'n> {
     pub fn value(&self, board: &Board) -> f32 {
         self.net
             .value_from_pool(board.to_move(), &self.pool, self.cells)
+            + self.net.base(board)
     }
 
     /// The evaluation in the search's units for the side to move.

@@ -1,7 +1,7 @@
 //! The network file: what the engine loads. Little-endian:
 //! - header: `b"FRNN"`, version `u16`, rule `u8` (Gomocup number), features `u16`,
 //!   hidden units `u16`, shapes `u32`, payload bytes `u32`, FNV-1a 64 checksum of the
-//!   payload `u64`;
+//!   payload `u64`, flags `u8` (1: the value corrects the classical evaluation);
 //! - payload: the shape table as `i16` in units of 1/`ACC_ONE` (the only large part,
 //!   and the one summed incrementally), then the two heads (Black to move, White to
 //!   move), each its hidden layer's weights and biases, the output weights and bias and
@@ -14,8 +14,8 @@ use super::shape::SHAPES;
 use crate::board::Rule;
 
 pub const MAGIC: &[u8; 4] = b"FRNN";
-pub const VERSION: u16 = 1;
-const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 2 + 4 + 4 + 8;
+pub const VERSION: u16 = 2;
+const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 2 + 4 + 4 + 8 + 1;
 /// A cell feature of 1.0 (the top of the clipped range) in the integer table.
 pub const ACC_ONE: i32 = 256;
 
@@ -27,6 +27,8 @@ pub struct NetWeights {
     pub shapes: Vec<[i16; FEATURES]>,
     /// `heads[side to move]`.
     pub heads: [Head; 2],
+    /// The value corrects the classical evaluation (`Model::residual`).
+    pub residual: bool,
 }
 
 impl NetWeights {
@@ -37,6 +39,7 @@ impl NetWeights {
             rule,
             shapes: model.shapes.iter().map(|row| row.map(q)).collect(),
             heads: model.heads.clone(),
+            residual: model.residual,
         }
     }
 
@@ -57,6 +60,7 @@ impl NetWeights {
         out.extend_from_slice(&(SHAPES as u32).to_le_bytes());
         out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.push(self.residual as u8);
         out.extend_from_slice(&payload);
         out
     }
@@ -113,6 +117,7 @@ impl NetWeights {
             rule,
             shapes,
             heads,
+            residual: bytes[27] == 1,
         })
     }
 }
@@ -130,7 +135,11 @@ mod tests {
 
     #[test]
     fn files_round_trip_and_damage_is_refused() {
-        let net = NetWeights::quantize(&Model::random(3), Rule::Renju);
+        let residual = Model {
+            residual: true,
+            ..Model::random(3)
+        };
+        let net = NetWeights::quantize(&residual, Rule::Renju);
         let bytes = net.to_bytes();
         assert_eq!(NetWeights::from_bytes(&bytes).unwrap(), net);
         let err = |b: &[u8]| NetWeights::from_bytes(b).unwrap_err().to_string();
@@ -143,7 +152,7 @@ mod tests {
         assert!(err(&other).contains("64 features"));
         assert!(err(b"GIF89a").contains("not a Ferrum network"));
         let mut future = bytes;
-        future[4] = 2;
-        assert!(err(&future).contains("version 2"));
+        future[4] = 9;
+        assert!(err(&future).contains("version 9"));
     }
 }

@@ -2,7 +2,7 @@
 //! shape table, clipped to `0..=ACC_ONE`, pooled in `i32`; the small head in `f32`.
 
 use super::file::{NetWeights, ACC_ONE};
-use super::model::{FEATURES, VIEW};
+use super::model::{classical_logit, FEATURES, VIEW};
 use super::shape::shape;
 use crate::board::{Board, Color, Pos};
 
@@ -47,7 +47,17 @@ impl NetWeights {
             }
             cells += 1;
         }
-        self.value_from_pool(board.to_move(), &pool, cells)
+        self.value_from_pool(board.to_move(), &pool, cells) + self.base(board)
+    }
+
+    /// What the value adds to: the classical evaluation for a residual network.
+    #[inline(always)]
+    pub fn base(&self, board: &Board) -> f32 {
+        if self.residual {
+            classical_logit(board)
+        } else {
+            0.0
+        }
     }
 }
 
@@ -71,7 +81,8 @@ mod tests {
         for row in model.shapes.iter_mut() {
             row.iter_mut().for_each(|v| *v *= 8.0);
         }
-        for rule in [Rule::Freestyle, Rule::Renju] {
+        for (rule, residual) in [(Rule::Freestyle, false), (Rule::Renju, true)] {
+            model.residual = residual;
             let net = NetWeights::quantize(&model, rule);
             let mut board = Board::new(15, 15, rule).unwrap();
             let moves = [

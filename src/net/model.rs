@@ -90,6 +90,14 @@ pub struct Model {
     pub shapes: Vec<Vector>,
     /// `heads[side to move]`.
     pub heads: [Head; 2],
+    /// Whether the value is a correction to the classical evaluation (`base`), which
+    /// the network then learns on top of, rather than the whole value.
+    pub residual: bool,
+}
+
+/// The classical evaluation of `board` as a value logit for its side to move.
+pub fn classical_logit(board: &Board) -> f32 {
+    crate::eval::evaluate(board) as f32 / SCORE_SCALE
 }
 
 /// What the forward pass keeps for the backward one.
@@ -135,6 +143,7 @@ impl Model {
         Model {
             shapes,
             heads: [head(), head()],
+            residual: false,
         }
     }
 
@@ -160,7 +169,10 @@ impl Model {
         }
         let n = cells.len() as f32;
         pool.iter_mut().for_each(|v| *v /= n);
-        let (value, hidden) = head.value(&pool);
+        let (mut value, hidden) = head.value(&pool);
+        if self.residual {
+            value += classical_logit(board);
+        }
         let mut moves = Vec::new();
         let mut logits = Vec::new();
         for (i, &p) in cells.iter().enumerate() {

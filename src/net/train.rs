@@ -385,6 +385,7 @@ fn zeroed_like() -> Model {
     Model {
         shapes: vec![[0.0; FEATURES]; SHAPES],
         heads: [Head::ZERO, Head::ZERO],
+        residual: false,
     }
 }
 

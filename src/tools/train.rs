@@ -42,6 +42,9 @@ pub struct Options {
     pub fraction: f64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Learn a correction to the classical evaluation instead of the whole value
+    #[arg(long)]
+    pub residual: bool,
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N", value_parser = parallel::threads)]
     pub threads: Option<usize>,
@@ -83,7 +86,11 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         policy_weight: o.policy_weight,
         seed: o.seed,
     };
-    let mut trainer = Trainer::new(Model::random(o.seed), settings);
+    let model = Model {
+        residual: o.residual,
+        ..Model::random(o.seed)
+    };
+    let mut trainer = Trainer::new(model, settings);
     let mut last = Losses::default();
     let pool = parallel::pool(o.threads)?;
     for epoch in 0..o.epochs {
