@@ -4,7 +4,7 @@
 //! policy head against the searched best move. Gradients of a batch are computed in
 //! parallel (rayon) and summed; a shape's row is only touched when a position used it.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 
 use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
@@ -97,39 +97,13 @@ struct Position {
 }
 
 fn position(game: &GameRecord, ply: usize, result_weight: f32) -> Result<Position> {
-    let mut board = Board::new(game.width as usize, game.height as usize, game.rule)?;
-    let stones = game
-        .opening
-        .iter()
-        .copied()
-        .chain(game.plies[..=ply].iter().map(|p| (p.x, p.y)));
-    let mut last = None;
-    for (x, y) in stones {
-        let Some(p) = board.pos(x as i64, y as i64) else {
-            bail!("move {x},{y} off the board");
-        };
-        if let Some(q) = last.replace(p) {
-            let c = board.to_move();
-            if !board.is_legal(c, q) {
-                bail!("illegal move in a game record");
-            }
-            board.make(q, c);
-        }
-    }
-    let best = last.expect("at least the searched move");
-    let Some(here) = game.plies.get(ply) else {
-        bail!("no ply {ply}");
-    };
-    let mover_sign = if board.to_move() == crate::board::Color::Black {
-        1
-    } else {
-        -1
-    };
-    let result = (game.result * mover_sign) as f32 * 0.5 + 0.5;
-    let value = if here.score == NO_SCORE {
+    let (board, best) = game.board_before(ply)?;
+    let score = game.plies[ply].score;
+    let result = game.result_for(board.to_move()) as f32 * 0.5 + 0.5;
+    let value = if score == NO_SCORE {
         result
     } else {
-        result_weight * result + (1.0 - result_weight) * sigmoid(here.score as f32 / SCORE_SCALE)
+        result_weight * result + (1.0 - result_weight) * sigmoid(score as f32 / SCORE_SCALE)
     };
     Ok(Position { board, best, value })
 }

@@ -101,8 +101,8 @@ pub struct SharedState<'a> {
     pub tt: &'a TranspositionTable,
     pub stop: &'a AtomicBool,
     pub nodes: AtomicU64,
-    /// The network that evaluates positions of its rule; the classical evaluation
-    /// where it is `None` or made for another rule.
+    /// The network that evaluates, made for the board's rule (`Engine::net_for`
+    /// picks it); the classical evaluation where it is `None`.
     pub net: Option<&'a NetWeights>,
 }
 
@@ -112,6 +112,7 @@ pub struct Tables<'a> {
     pub threads: usize,
     /// The threat solvers' tables.
     pub memory: &'a mut SolverMemory,
+    /// As `SharedState::net`.
     pub net: Option<&'a NetWeights>,
 }
 
@@ -158,7 +159,7 @@ pub fn search(
         tt,
         stop,
         nodes: AtomicU64::new(0),
-        net: net.filter(|n| n.rule == board.rule()),
+        net,
     };
     tt.new_search();
     let mut root = board.clone();

@@ -56,39 +56,62 @@ pub struct PositionSample<'a> {
     pub result: i8,
 }
 
+/// The cell `x,y` of `board`, refusing one off the board.
+fn cell(board: &Board, x: u8, y: u8) -> Result<Pos> {
+    board
+        .pos(x as i64, y as i64)
+        .with_context(|| format!("move {x},{y} is off the board"))
+}
+
+/// Plays `x,y` for the side to move, refusing a move off the board or not legal.
+fn play(board: &mut Board, x: u8, y: u8) -> Result<Pos> {
+    let p = cell(board, x, y)?;
+    let c = board.to_move();
+    if !board.is_legal(c, p) {
+        bail!("move {x},{y} is not legal");
+    }
+    board.make(p, c);
+    Ok(p)
+}
+
 impl GameRecord {
+    /// The game's result for `side`: +1 won, -1 lost, 0 draw.
+    pub fn result_for(&self, side: Color) -> i8 {
+        if side == Color::Black {
+            self.result
+        } else {
+            -self.result
+        }
+    }
+
+    /// The position before searched ply `ply` and the move played there. Fails when
+    /// a move is not legal (a corrupt record).
+    pub fn board_before(&self, ply: usize) -> Result<(Board, Pos)> {
+        let Some(here) = self.plies.get(ply) else {
+            bail!("no ply {ply}");
+        };
+        let mut board = Board::new(self.width as usize, self.height as usize, self.rule)?;
+        let stones = self.opening.iter().copied();
+        for (x, y) in stones.chain(self.plies[..ply].iter().map(|p| (p.x, p.y))) {
+            play(&mut board, x, y)?;
+        }
+        let best = cell(&board, here.x, here.y)?;
+        Ok((board, best))
+    }
+
     /// Calls `f` with every searched position of the game, in order. Fails when a
     /// move is not legal (a corrupt record).
     pub fn positions(&self, mut f: impl FnMut(PositionSample<'_>)) -> Result<()> {
         let mut board = Board::new(self.width as usize, self.height as usize, self.rule)?;
-        let play = |board: &mut Board, x: u8, y: u8| -> Result<Pos> {
-            let p = board
-                .pos(x as i64, y as i64)
-                .with_context(|| format!("move {x},{y} is off the board"))?;
-            let c = board.to_move();
-            if !board.is_legal(c, p) {
-                bail!("move {x},{y} is not legal");
-            }
-            board.make(p, c);
-            Ok(p)
-        };
         for &(x, y) in &self.opening {
             play(&mut board, x, y)?;
         }
         for ply in &self.plies {
-            let p = board
-                .pos(ply.x as i64, ply.y as i64)
-                .with_context(|| format!("move {},{} is off the board", ply.x, ply.y))?;
-            let sign = if board.to_move() == Color::Black {
-                1
-            } else {
-                -1
-            };
             f(PositionSample {
                 board: &board,
-                best: p,
+                best: cell(&board, ply.x, ply.y)?,
                 score: ply.score,
-                result: self.result * sign,
+                result: self.result_for(board.to_move()),
             });
             play(&mut board, ply.x, ply.y)?;
         }
