@@ -1,30 +1,40 @@
 //! The network's incremental state for one search thread: every cell's feature and
 //! their clipped sum over the board. A stone changes the shapes of the cells within
-//! `REACH` of it on its four lines and its own cell's (36 shapes), so `make` moves
-//! those rows instead of recomputing the board, and keeps the shapes it saw so that
-//! `undo` moves them back without reading the board again.
+//! `REACH` of it on its four lines and its own cell's (36 shapes). The state catches
+//! up with the board only when an evaluation asks for it (a quarter of the searched
+//! nodes never evaluate: table cut-offs, solved threats), moving just the changed
+//! rows; it saves the rows it overwrote so that a take-back restores them with a
+//! copy instead of reading the table again.
 
 use std::sync::LazyLock;
 
-use super::file::NetWeights;
+use super::file::{NetWeights, ACC_ONE};
 use super::inference::{clip, Accumulator};
 use super::model::{FEATURES, SCORE_SCALE, VIEW};
 use super::shape::{shape, REACH};
 use crate::board::types::{CELLS, DIRS};
-use crate::board::{Board, Color, Pos};
+use crate::board::{Board, Pos};
 use crate::search::score::MAX_PLY;
 
 /// Cells and directions whose shape a stone on a cell changes.
 const TOUCHED: usize = 4 * (2 * REACH + 1);
 
-/// The shapes a move changed: where, before and after.
+/// A cell as it was before a catch-up changed it.
 #[derive(Clone, Copy)]
-struct Change {
-    cells: [u16; TOUCHED],
-    dirs: [u8; TOUCHED],
-    before: [u16; TOUCHED],
-    after: [u16; TOUCHED],
-    len: u8,
+struct SavedCell {
+    cell: u16,
+    shapes: [u16; 4],
+    acc: Accumulator,
+}
+
+/// One catch-up: the moves it took in, and where its saved cells start.
+#[derive(Clone, Copy)]
+struct CatchUp {
+    /// The board's move count before it.
+    moves_before: usize,
+    /// Index of its first cell in `NetState::saved`.
+    first_saved: usize,
+    pool_before: [i32; FEATURES],
 }
 
 pub struct NetState<'n> {
@@ -37,8 +47,14 @@ pub struct NetState<'n> {
     pool: [i32; FEATURES],
     on_board: Box<[bool]>,
     cells: usize,
-    /// One entry per move made and not taken back.
-    changes: Vec<Change>,
+    /// The board's move count the state describes.
+    synced: usize,
+    catch_ups: Vec<CatchUp>,
+    saved: Vec<SavedCell>,
+    /// `saved_in[cell]`: the number of the catch-up that last saved the cell, so that
+    /// one catch-up saves a cell once.
+    saved_in: Box<[u32]>,
+    catch_up_count: u32,
 }
 
 /// `OFFSETS[i]`: the index step and direction of touched cell `i` from the stone.
@@ -64,92 +80,123 @@ impl<'n> NetState<'n> {
             pool: [0; FEATURES],
             on_board: vec![false; CELLS].into_boxed_slice(),
             cells: 0,
-            changes: Vec::with_capacity(MAX_PLY + 8),
+            synced: 0,
+            catch_ups: Vec::with_capacity(MAX_PLY + 8),
+            saved: Vec::with_capacity((MAX_PLY + 8) * TOUCHED),
+            saved_in: vec![0; CELLS].into_boxed_slice(),
+            catch_up_count: 0,
         };
-        for p in board.all_cells() {
-            state.on_board[p.idx()] = true;
-            state.cells += 1;
-            state.shapes[p.idx()] = std::array::from_fn(|d| shape(board, p, d, VIEW) as u16);
-            let acc = net.cell_feature(board, p);
-            for (s, &a) in state.pool.iter_mut().zip(&acc) {
-                *s += clip(a);
-            }
-            state.acc[p.idx()] = acc;
-        }
+        state.recompute(board);
         state
     }
 
-    /// Plays `c` on `p` on `board` and updates the state.
-    pub fn make(&mut self, board: &mut Board, p: Pos, c: Color) {
-        let mut change = Change {
-            cells: [0; TOUCHED],
-            dirs: [0; TOUCHED],
-            before: [0; TOUCHED],
-            after: [0; TOUCHED],
-            len: 0,
+    fn recompute(&mut self, board: &Board) {
+        self.pool = [0; FEATURES];
+        self.cells = 0;
+        self.on_board.fill(false);
+        for p in board.all_cells() {
+            self.on_board[p.idx()] = true;
+            self.cells += 1;
+            self.shapes[p.idx()] = std::array::from_fn(|d| shape(board, p, d, VIEW) as u16);
+            let acc = self.net.cell_feature(board, p);
+            for (s, &a) in self.pool.iter_mut().zip(&acc) {
+                *s += clip(a);
+            }
+            self.acc[p.idx()] = acc;
+        }
+        self.synced = board.move_count();
+        self.catch_ups.clear();
+        self.saved.clear();
+    }
+
+    /// Brings the state up to `board`, which has played on from the position the
+    /// state last described (see `taken_back`).
+    fn catch_up(&mut self, board: &Board) {
+        let moves = board.move_count();
+        if moves <= self.synced {
+            self.taken_back(board);
+            return;
+        }
+        self.catch_up_count = self.catch_up_count.wrapping_add(1).max(1);
+        let record = CatchUp {
+            moves_before: self.synced,
+            first_saved: self.saved.len(),
+            pool_before: self.pool,
         };
-        board.make(p, c);
-        let mut n = 0;
-        for &(offset, d) in OFFSETS.iter() {
-            let q = p.offset(offset);
-            if self.on_board[q.idx()] {
-                let cached = &mut self.shapes[q.idx()][d];
-                change.cells[n] = q.0;
-                change.dirs[n] = d as u8;
-                change.before[n] = *cached;
-                *cached = shape(board, q, d, VIEW) as u16;
-                change.after[n] = *cached;
-                n += 1;
-            }
-        }
-        change.len = n as u8;
-        self.apply(&change.cells[..n], &change.before[..n], &change.after[..n]);
-        self.changes.push(change);
-    }
-
-    /// Takes back `board`'s last move and updates the state.
-    pub fn undo(&mut self, board: &mut Board) {
-        board.undo();
-        if let Some(change) = self.changes.pop() {
-            let n = change.len as usize;
-            for i in 0..n {
-                self.shapes[change.cells[i] as usize][change.dirs[i] as usize] = change.before[i];
-            }
-            self.apply(&change.cells[..n], &change.after[..n], &change.before[..n]);
-        }
-    }
-
-    /// Moves each cell's feature from its shape in `from` to the one in `to`.
-    #[inline(always)]
-    fn apply(&mut self, cells: &[u16], from: &[u16], to: &[u16]) {
         let rows = &self.net.shapes;
-        for ((&q, &old), &new) in cells.iter().zip(from).zip(to) {
-            if old != new {
-                let acc = &mut self.acc[q as usize];
+        for &(p, _) in &board.history()[self.synced..moves] {
+            // One move changes at most `TOUCHED` rows of at most `ACC_ONE` each: the
+            // pool's change fits in `i16`, which halves the vector work.
+            let mut delta = [0i16; FEATURES];
+            for &(offset, d) in OFFSETS.iter() {
+                let q = p.offset(offset).idx();
+                if !self.on_board[q] {
+                    continue;
+                }
+                let new = shape(board, Pos(q as u16), d, VIEW) as u16;
+                let old = self.shapes[q][d];
+                if new == old {
+                    continue;
+                }
+                if self.saved_in[q] != self.catch_up_count {
+                    self.saved_in[q] = self.catch_up_count;
+                    self.saved.push(SavedCell {
+                        cell: q as u16,
+                        shapes: self.shapes[q],
+                        acc: self.acc[q],
+                    });
+                }
+                self.shapes[q][d] = new;
                 move_row(
-                    acc,
-                    &mut self.pool,
+                    &mut self.acc[q],
+                    &mut delta,
                     &rows[old as usize],
                     &rows[new as usize],
                 );
             }
+            for (s, &d) in self.pool.iter_mut().zip(&delta) {
+                *s += d as i32;
+            }
+        }
+        self.catch_ups.push(record);
+        self.synced = moves;
+    }
+
+    /// Forgets the catch-ups of moves `board` has taken back.
+    pub fn taken_back(&mut self, board: &Board) {
+        let moves = board.move_count();
+        while self.synced > moves {
+            let Some(record) = self.catch_ups.pop() else {
+                // Taken back past the position the state was made for.
+                self.recompute(board);
+                return;
+            };
+            for saved in self.saved.drain(record.first_saved..) {
+                let q = saved.cell as usize;
+                self.shapes[q] = saved.shapes;
+                self.acc[q] = saved.acc;
+            }
+            self.pool = record.pool_before;
+            self.synced = record.moves_before;
         }
     }
 
     /// The value logit for the side to move.
-    pub fn value(&self, board: &Board) -> f32 {
+    pub fn value(&mut self, board: &Board) -> f32 {
+        self.catch_up(board);
         self.net
             .value_from_pool(board.to_move(), &self.pool, self.cells)
             + self.net.base(board)
     }
 
     /// The evaluation in the search's units for the side to move.
-    pub fn evaluate(&self, board: &Board) -> i32 {
+    pub fn evaluate(&mut self, board: &Board) -> i32 {
         (self.value(board) * SCORE_SCALE).clamp(-20_000.0, 20_000.0) as i32
     }
 
     /// The policy logit of empty cell `p` for the side to move.
-    pub fn policy(&self, board: &Board, p: Pos) -> f32 {
+    pub fn policy(&mut self, board: &Board, p: Pos) -> f32 {
+        self.catch_up(board);
         self.net.policy(board.to_move(), &self.acc[p.idx()])
     }
 }
@@ -157,17 +204,13 @@ impl<'n> NetState<'n> {
 /// Moves a cell's feature `acc` from shape `old`'s row to `new`'s, and the board's
 /// clipped sum `pool` with it.
 #[inline(always)]
-fn move_row(
-    acc: &mut Accumulator,
-    pool: &mut [i32; FEATURES],
-    old: &Accumulator,
-    new: &Accumulator,
-) {
+fn move_row(acc: &mut Accumulator, delta: &mut Accumulator, old: &Accumulator, new: &Accumulator) {
+    let clip16 = |a: i16| a.clamp(0, ACC_ONE as i16);
     for k in 0..FEATURES {
         let was = acc[k];
         let now = was.wrapping_add(new[k]).wrapping_sub(old[k]);
         acc[k] = now;
-        pool[k] += clip(now) - clip(was);
+        delta[k] += clip16(now) - clip16(was);
     }
 }
 
@@ -194,18 +237,23 @@ mod tests {
                     let empty: Vec<Pos> =
                         board.all_cells().filter(|&p| board.is_empty(p)).collect();
                     if board.move_count() > 0 && (empty.is_empty() || rng.chance(1, 3)) {
-                        state.undo(&mut board);
+                        board.undo();
+                        state.taken_back(&board);
                     } else {
                         let p = *rng.pick(&empty);
                         let c = board.to_move();
-                        state.make(&mut board, p, c);
+                        board.make(p, c);
+                    }
+                    if rng.chance(1, 2) {
+                        state.value(&board);
                     }
                     if step % 10 == 0 {
+                        let value = state.value(&board);
                         let fresh = NetState::new(&net, &board);
                         assert_eq!(state.pool, fresh.pool, "{rule:?} {w}x{h} step {step}");
                         assert_eq!(state.acc, fresh.acc);
                         assert_eq!(state.shapes, fresh.shapes);
-                        assert_eq!(state.value(&board), net.evaluate(&board));
+                        assert_eq!(value, net.evaluate(&board));
                     }
                 }
             }

@@ -120,28 +120,26 @@ pub struct IterationResult {
 }
 
 impl<'a> Worker<'a> {
-    /// Plays `p` for `c` on the thread's board (and the network's state).
+    /// Plays `p` for `c` on the thread's board (the network's state follows when it
+    /// is next asked for an evaluation).
     #[inline(always)]
     fn play(&mut self, p: Pos, c: Color) {
-        match &mut self.net {
-            Some(net) => net.make(&mut self.board, p, c),
-            None => self.board.make(p, c),
-        }
+        self.board.make(p, c);
     }
 
     /// Takes back the last move `play` made.
     #[inline(always)]
     fn take_back(&mut self) {
-        match &mut self.net {
-            Some(net) => net.undo(&mut self.board),
-            None => self.board.undo(),
+        self.board.undo();
+        if let Some(net) = &mut self.net {
+            net.taken_back(&self.board);
         }
     }
 
     /// The static evaluation for the side to move: the network's where one is set.
     #[inline(always)]
-    fn evaluate(&self) -> i32 {
-        match &self.net {
+    fn evaluate(&mut self) -> i32 {
+        match &mut self.net {
             Some(net) => net.evaluate(&self.board),
             None => evaluate(&self.board),
         }
