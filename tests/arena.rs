@@ -226,3 +226,49 @@ fn sprt_stops_the_match() {
     assert!(out.contains("H0 accepted"), "{out}");
     assert!(out.contains("Finished 22 games"), "{out}");
 }
+
+/// `--max-node` sends `INFO max_node`, which Ferrum searches to: a fixed-node match
+/// plays the same games on every run, whatever the machine's load.
+#[test]
+fn fixed_node_matches_repeat() {
+    let openings = format!("{ROOT}/tests/data/openings/freestyle15.txt");
+    let moves_of = |run: &str| {
+        let dir =
+            std::env::temp_dir().join(format!("ferrum-arena-nodes-{}-{run}", std::process::id()));
+        let out = arena(
+            &[
+                "--engine",
+                &format!("{FERRUM} --threads 1"),
+                "--engine",
+                &format!("{FERRUM} --threads 1"),
+                "--turn-ms",
+                "20000",
+                "--max-node",
+                "3000",
+                "--openings",
+                &openings,
+                "--games",
+                "2",
+                "--psq",
+                dir.to_str().unwrap(),
+            ],
+            Duration::from_secs(60),
+        );
+        assert!(out.contains("Finished 2 games"), "{out}");
+        let games: Vec<Vec<String>> = (1..=2)
+            .map(|g| {
+                let psq = std::fs::read_to_string(dir.join(format!("game_{g:04}.psq"))).unwrap();
+                // A move line is `x,y,milliseconds`: the time differs between runs.
+                psq.lines()
+                    .filter(|l| l.matches(',').count() == 2)
+                    .map(|l| l.rsplit_once(',').unwrap().0.to_string())
+                    .collect()
+            })
+            .collect();
+        let _ = std::fs::remove_dir_all(&dir);
+        games
+    };
+    let first = moves_of("a");
+    assert!(first.iter().all(|g| g.len() > 5), "{first:?}");
+    assert_eq!(first, moves_of("b"));
+}

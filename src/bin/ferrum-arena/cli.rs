@@ -70,6 +70,10 @@ pub struct Cli {
     /// Sent as INFO max_memory; 0 = no limit
     #[arg(long, value_name = "BYTES", default_value_t = 367_001_600)]
     max_memory: u64,
+    /// Sent as INFO max_node (a node budget per move, which engines that read it stop
+    /// at: a fixed-node match, independent of the machine's load); 0 = not sent
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    max_node: u64,
     /// Draw once N stones are on the board (opening included)
     #[arg(long, value_name = "N")]
     draw_after: Option<usize>,
@@ -176,6 +180,7 @@ impl Cli {
                 match_ms,
                 tolerance_ms: self.tolerance_ms,
                 max_memory: self.max_memory,
+                max_node: self.max_node,
                 draw_after: self.draw_after,
             },
             openings,

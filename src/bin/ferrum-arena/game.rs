@@ -29,6 +29,8 @@ pub struct GameSettings {
     pub tolerance_ms: u64,
     /// Bytes; 0 = no limit.
     pub max_memory: u64,
+    /// Nodes per move sent as `INFO max_node`; 0 = not sent.
+    pub max_node: u64,
     pub draw_after: Option<usize>,
 }
 
@@ -159,13 +161,16 @@ impl Game<'_> {
         // Gomocup's timeout_turn 0 means "answer at once", so with only a game limit
         // the game limit is also the move limit (as Piskvork does).
         let turn = if s.turn_ms > 0 { s.turn_ms } else { s.match_ms };
-        let infos = [
+        let mut infos = vec![
             format!("INFO timeout_turn {turn}"),
             format!("INFO timeout_match {}", s.match_ms),
             format!("INFO max_memory {}", s.max_memory),
             format!("INFO rule {}", s.rule),
             "INFO game_type 1".to_string(),
         ];
+        if s.max_node > 0 {
+            infos.push(format!("INFO max_node {}", s.max_node));
+        }
         for info in infos {
             if !engine.send(&info) {
                 return Err(Reason::Crash);
