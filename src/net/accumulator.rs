@@ -199,6 +199,16 @@ impl<'n> NetState<'n> {
         self.catch_up(board);
         self.net.policy(board.to_move(), &self.acc[p.idx()])
     }
+
+    /// Adds `weight` times each move's policy logit to its ordering score.
+    pub fn add_policy(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
+        self.catch_up(board);
+        let side = board.to_move();
+        for (p, score) in moves.iter_mut() {
+            let logit = self.net.policy(side, &self.acc[p.idx()]);
+            *score = score.saturating_add((logit * weight) as i32);
+        }
+    }
 }
 
 /// Moves a cell's feature `acc` from shape `old`'s row to `new`'s, and the board's
@@ -254,6 +264,15 @@ mod tests {
                         assert_eq!(state.acc, fresh.acc);
                         assert_eq!(state.shapes, fresh.shapes);
                         assert_eq!(value, net.evaluate(&board));
+                        // The move order's policy scores come from the same state.
+                        let mut moves: Vec<(Pos, i32)> =
+                            empty.iter().take(8).map(|&p| (p, 7)).collect();
+                        state.add_policy(&board, &mut moves, 100.0);
+                        for &(p, score) in &moves {
+                            let acc = net.cell_feature(&board, p);
+                            let logit = net.policy(board.to_move(), &acc);
+                            assert_eq!(score, 7 + (logit * 100.0) as i32);
+                        }
                     }
                 }
             }

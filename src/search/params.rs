@@ -21,6 +21,17 @@ pub const ASPIRATION_DELTA: i32 = 60;
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 // ---------------------------------------------------------------------------------
+// Move order by the network's policy (`Worker::order_by_policy`)
+// ---------------------------------------------------------------------------------
+
+/// Least depth at which, with a network, its policy orders the moves (plies): below
+/// it the generator's order, which costs nothing, is kept.
+pub const POLICY_MIN_DEPTH: i32 = 2;
+/// Ordering score per policy logit, added to the generator's score (evaluation
+/// units): large enough that the policy decides the order of the generator's moves.
+pub const POLICY_WEIGHT: f32 = 1000.0;
+
+// ---------------------------------------------------------------------------------
 // Static pruning at quiet non-PV nodes (`Worker::static_prune`)
 // ---------------------------------------------------------------------------------
 // Pruning more than this lost; pruning less did not gain, and reverse futility at every

@@ -7,8 +7,8 @@ use super::params::time::CHECK_EVERY;
 use super::params::{
     ASPIRATION_DELTA, ASPIRATION_MAX_DELTA, ASPIRATION_MIN_DEPTH, FUTILITY_MARGIN,
     FUTILITY_MAX_DEPTH, HELPERS_PER_SKIP_RUN, LMR_QUIET_FIRST_MOVE, LMR_QUIET_MIN_DEPTH,
-    LMR_THREAT_MIN_DEPTH, RAZOR_MARGIN, RAZOR_MAX_DEPTH, RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN,
-    SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, WIDTH_MIN_PLY,
+    LMR_THREAT_MIN_DEPTH, POLICY_MIN_DEPTH, POLICY_WEIGHT, RAZOR_MARGIN, RAZOR_MAX_DEPTH,
+    RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, WIDTH_MIN_PLY,
 };
 use super::picker::MovePicker;
 use super::pruning::{lmr, lmr_threat, move_count_limit, pruning_value, width_limit};
@@ -386,10 +386,15 @@ impl<'a> Worker<'a> {
         };
 
         // Step 4. Move list, its order and its limits.
-        let list = match self.node_moves(ply, us, forced_block) {
+        let mut list = match self.node_moves(ply, us, forced_block) {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(list) => list,
         };
+        if depth >= POLICY_MIN_DEPTH && list.len() > 1 {
+            if let Some(net) = &mut self.net {
+                net.add_policy(&self.board, &mut list, POLICY_WEIGHT);
+            }
+        }
         // The root orders like any node (evidence: docs/strength-log.md,
         // "Root move order").
         let keys = std::mem::take(&mut self.pick_keys[ply]);
