@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use super::file::{NetWeights, ACC_ONE};
 use super::inference::{clip, Accumulator};
-use super::model::{FEATURES, SCORE_SCALE, VIEW};
+use super::model::{FEATURES, VIEW};
 use super::shape::{shape, REACH};
 use crate::board::types::{CELLS, DIRS};
 use crate::board::{Board, Pos};
@@ -191,7 +191,8 @@ impl<'n> NetState<'n> {
 
     /// The evaluation in the search's units for the side to move.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
-        (self.value(board) * SCORE_SCALE).clamp(-20_000.0, 20_000.0) as i32
+        let units = self.net.units_per_logit(board.to_move());
+        (self.value(board) * units).clamp(-20_000.0, 20_000.0) as i32
     }
 
     /// The policy logit of empty cell `p` for the side to move.
@@ -230,6 +231,31 @@ mod tests {
     use crate::board::Rule;
     use crate::net::model::Model;
     use crate::rng::Rng;
+
+    /// A residual network reads in the classical evaluation's units: with no
+    /// correction it evaluates as the classical evaluation, whatever its base weight.
+    #[test]
+    fn residual_values_read_in_classical_units() {
+        let mut model = Model::random(5);
+        model.residual = true;
+        model.shapes.iter_mut().flatten().for_each(|v| *v = 0.0);
+        for (side, head) in model.heads.iter_mut().enumerate() {
+            *head = crate::net::model::Head::ZERO;
+            head.base_w = [0.5, 1.7][side];
+        }
+        let net = NetWeights::quantize(&model, Rule::Freestyle);
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (8, 8), (8, 6), (6, 8), (9, 5)] {
+            let c = board.to_move();
+            board.make(Pos::from_xy(x, y), c);
+            let mut state = NetState::new(&net, &board);
+            let classical = crate::eval::evaluate(&board);
+            assert!(
+                (state.evaluate(&board) - classical).abs() <= 1,
+                "{classical}"
+            );
+        }
+    }
 
     /// After long random sequences of moves and take-backs on every rule and several
     /// sizes, the incremental state equals one computed from scratch.

@@ -5,7 +5,7 @@
 //! - payload: the shape table as `i16` in units of 1/`ACC_ONE` (the only large part,
 //!   and the one summed incrementally), then the two heads (Black to move, White to
 //!   move), each its hidden layer's weights and biases, the output weights and bias and
-//!   the policy weights and bias as `f32`.
+//!   the policy weights and bias and the base weight (`Head::base_w`) as `f32`.
 
 use anyhow::{bail, ensure, Context, Result};
 
@@ -14,7 +14,7 @@ use super::shape::SHAPES;
 use crate::board::Rule;
 
 pub const MAGIC: &[u8; 4] = b"FRNN";
-pub const VERSION: u16 = 2;
+pub const VERSION: u16 = 3;
 const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 2 + 4 + 4 + 8 + 1;
 /// A cell feature of 1.0 (the top of the clipped range) in the integer table.
 pub const ACC_ONE: i32 = 256;

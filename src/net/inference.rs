@@ -2,7 +2,11 @@
 //! shape table, clipped to `0..=ACC_ONE`, pooled in `i32`; the small head in `f32`.
 
 use super::file::{NetWeights, ACC_ONE};
-use super::model::{classical_logit, FEATURES, VIEW};
+use super::model::{classical_logit, FEATURES, SCORE_SCALE, VIEW};
+
+/// The least base weight the units are computed from: a network that learnt to
+/// ignore the classical evaluation keeps a finite scale.
+const MIN_BASE_W: f32 = 0.2;
 use super::shape::shape;
 use crate::board::{Board, Color, Pos};
 
@@ -50,13 +54,26 @@ impl NetWeights {
         self.value_from_pool(board.to_move(), &pool, cells) + self.base(board)
     }
 
-    /// What the value adds to: the classical evaluation for a residual network.
+    /// What the value adds to: the classical evaluation, weighted, for a residual
+    /// network.
     #[inline(always)]
     pub fn base(&self, board: &Board) -> f32 {
         if self.residual {
-            classical_logit(board)
+            self.heads[board.to_move().idx()].base_w * classical_logit(board)
         } else {
             0.0
+        }
+    }
+
+    /// Evaluation units per value logit for `side` to move: a residual network's
+    /// value reads in the classical evaluation's units (its base weight undone), so
+    /// that the search's margins, set for those units, mean the same.
+    #[inline(always)]
+    pub fn units_per_logit(&self, side: Color) -> f32 {
+        if self.residual {
+            SCORE_SCALE / self.heads[side.idx()].base_w.max(MIN_BASE_W)
+        } else {
+            SCORE_SCALE
         }
     }
 }

@@ -31,10 +31,14 @@ pub struct Head {
     pub out_b: f32,
     pub policy_w: Vector,
     pub policy_b: f32,
+    /// A residual network's weight on the classical evaluation's logit, learnt: that
+    /// logit is over-confident (its win probabilities are too far from one half), and
+    /// a correction from the features alone could not scale it.
+    pub base_w: f32,
 }
 
 /// Number of parameters of a head.
-pub const HEAD_PARAMS: usize = HIDDEN * FEATURES + 2 * HIDDEN + 1 + FEATURES + 1;
+pub const HEAD_PARAMS: usize = HIDDEN * FEATURES + 2 * HIDDEN + 1 + FEATURES + 2;
 
 impl Head {
     pub const ZERO: Head = Head {
@@ -44,6 +48,7 @@ impl Head {
         out_b: 0.0,
         policy_w: [0.0; FEATURES],
         policy_b: 0.0,
+        base_w: 0.0,
     };
 
     /// Every parameter, in the network file's order.
@@ -55,7 +60,7 @@ impl Head {
             .chain(&self.out_w)
             .chain([&self.out_b])
             .chain(&self.policy_w)
-            .chain([&self.policy_b])
+            .chain([&self.policy_b, &self.base_w])
     }
 
     pub fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
@@ -66,7 +71,7 @@ impl Head {
             .chain(&mut self.out_w)
             .chain([&mut self.out_b])
             .chain(&mut self.policy_w)
-            .chain([&mut self.policy_b])
+            .chain([&mut self.policy_b, &mut self.base_w])
     }
 
     /// The value logit from the board's mean clipped feature `pool`, and the hidden
@@ -110,6 +115,9 @@ pub struct Forward {
     pub acc: Vec<Vector>,
     pub pool: Vector,
     pub hidden: [f32; HIDDEN],
+    /// The classical evaluation's logit a residual network adds (times `base_w`); 0
+    /// for another.
+    pub base: f32,
     /// The value logit: the side to move's win probability is its sigmoid.
     pub value: f32,
     /// Empty cells the side to move may play, and their policy logits.
@@ -138,6 +146,7 @@ impl Model {
             hidden_w: std::array::from_fn(|_| std::array::from_fn(|_| uniform(0.5))),
             out_w: std::array::from_fn(|i| if i % 2 == 0 { 0.3 } else { -0.3 }),
             policy_w: std::array::from_fn(|_| uniform(0.5)),
+            base_w: 1.0,
             ..Head::ZERO
         };
         Model {
@@ -170,9 +179,12 @@ impl Model {
         let n = cells.len() as f32;
         pool.iter_mut().for_each(|v| *v /= n);
         let (mut value, hidden) = head.value(&pool);
-        if self.residual {
-            value += classical_logit(board);
-        }
+        let base = if self.residual {
+            classical_logit(board)
+        } else {
+            0.0
+        };
+        value += head.base_w * base;
         let mut moves = Vec::new();
         let mut logits = Vec::new();
         for (i, &p) in cells.iter().enumerate() {
@@ -188,6 +200,7 @@ impl Model {
             acc,
             pool,
             hidden,
+            base,
             value,
             moves,
             logits,

@@ -192,6 +192,7 @@ impl Grad {
         let grad = &mut self.heads[f.side];
         // Value head.
         grad.out_b += d_value;
+        grad.base_w += d_value * f.base;
         let mut d_pool = [0.0; FEATURES];
         for j in 0..HIDDEN {
             grad.out_w[j] += d_value * f.hidden[j];
@@ -487,6 +488,25 @@ mod tests {
         let analytic = g.shapes[s][k] as f64;
         assert!(
             (numeric - analytic).abs() < 0.05 * analytic.abs().max(1e-3),
+            "{numeric} vs {analytic}"
+        );
+        // A residual network's weight on the classical evaluation.
+        let residual = Model {
+            residual: true,
+            ..model
+        };
+        let mut g = Grad::new();
+        g.add_position(&residual, &mut pos, &settings, true);
+        let side = pos.board.to_move().idx();
+        let mut up = residual.clone();
+        up.heads[side].base_w += h;
+        let mut down = residual.clone();
+        down.heads[side].base_w -= h;
+        let numeric = (loss(&up) - loss(&down)) / (2.0 * h as f64);
+        let analytic = g.heads[side].base_w as f64;
+        assert!(analytic.abs() > 1e-4, "the position has a classical score");
+        assert!(
+            (numeric - analytic).abs() < 0.05 * analytic.abs(),
             "{numeric} vs {analytic}"
         );
     }
