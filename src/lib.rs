@@ -5,6 +5,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod logging;
+pub mod manager;
 pub mod net;
 pub mod openings;
 pub mod protocol;
