@@ -17,6 +17,8 @@ pub mod sysmem;
 pub mod tactics;
 pub mod timeman;
 pub mod tt;
+#[cfg(feature = "board")]
+pub mod web;
 
 pub mod tools {
     //! The subcommands of `pbrain-ferrum` other than the protocol.
