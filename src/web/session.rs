@@ -45,6 +45,9 @@ pub struct Session {
     /// until a human move or `go`.
     auto: bool,
     nbest: Vec<SearchInfo>,
+    /// A request waiting for a cancelled search's answer: the engine answers in order,
+    /// so a new request goes out only once the old answer is in.
+    queued: Option<(Kind, usize)>,
 }
 
 impl Session {
@@ -55,6 +58,7 @@ impl Session {
             job: None,
             auto: true,
             nbest: Vec::new(),
+            queued: None,
         }
     }
 
@@ -217,9 +221,13 @@ impl Session {
             ));
             out.push(self.state());
         }
-        let engine_to_move = self.game.players[self.game.to_move().idx()] == Player::Engine;
-        if self.job.is_none() && self.auto && engine_to_move && !self.game.is_over() {
-            out.extend(self.start(Kind::Move, 0));
+        if self.job.is_none() {
+            let engine_to_move = self.game.players[self.game.to_move().idx()] == Player::Engine;
+            if let Some((kind, n)) = self.queued.take() {
+                out.extend(self.start(kind, n));
+            } else if self.auto && engine_to_move && !self.game.is_over() {
+                out.extend(self.start(Kind::Move, 0));
+            }
         }
         out
     }
@@ -266,10 +274,14 @@ impl Session {
         }
     }
 
-    /// Sends the engine a request about the current position.
+    /// Sends the engine a request about the current position (once the engine is free).
     fn start(&mut self, kind: Kind, n: usize) -> Vec<Value> {
         if self.game.is_over() && kind == Kind::Move {
             return vec![messages::error("the game is over")];
+        }
+        if self.job.is_some() {
+            self.queued = Some((kind, n));
+            return vec![self.state()];
         }
         let (size, rule, moves) = (self.game.size(), self.game.rule(), self.game.moves());
         let ms = self.game.time_ms;
@@ -297,8 +309,9 @@ impl Session {
         vec![self.state()]
     }
 
-    /// Stops the engine's search, if any, and ignores its answer.
+    /// Stops the engine's search, if any, and ignores its answer; forgets a queued one.
     fn cancel(&mut self) {
+        self.queued = None;
         if let Some(job) = self.job.as_mut().filter(|j| !j.discard) {
             job.discard = true;
             job.deadline = job.deadline.min(Instant::now() + STOP_GRACE);
@@ -307,15 +320,12 @@ impl Session {
     }
 
     fn state(&mut self) -> Value {
-        let thinking = self
-            .job
-            .as_ref()
-            .filter(|j| !j.discard)
-            .map(|j| match j.kind {
-                Kind::Move => "move",
-                Kind::Analyse => "analyse",
-                Kind::Nbest => "nbest",
-            });
+        let live = self.job.as_ref().filter(|j| !j.discard).map(|j| j.kind);
+        let thinking = live.or(self.queued.map(|q| q.0)).map(|kind| match kind {
+            Kind::Move => "move",
+            Kind::Analyse => "analyse",
+            Kind::Nbest => "nbest",
+        });
         let name = self.engine.name().to_string();
         let mut state = self.game.state(thinking, &name);
         state["engine_running"] = self.engine.is_running().into();
