@@ -138,6 +138,13 @@ pub struct EngineLink {
     process: Option<Process>,
     /// The board size of the last `START` it answered.
     started: Option<usize>,
+    /// The position of the request in progress, and whether the engine adds its
+    /// answer to its own board (`BEGIN`, `TURN`, `BOARD` do; `YXNBEST` is not relied on).
+    asked: Option<(Vec<(usize, usize)>, bool)>,
+    /// The engine's own board once it answered, when known: the next request can then
+    /// be a plain `TURN`, which keeps its search tables' work, and any other is
+    /// `START` and `BOARD` (some engines do not clear their board on `BOARD`).
+    known: Option<Vec<(usize, usize)>>,
     name: String,
 }
 
@@ -152,6 +159,8 @@ impl EngineLink {
             command,
             process: None,
             started: None,
+            asked: None,
+            known: None,
             name,
         }
     }
@@ -165,8 +174,9 @@ impl EngineLink {
         self.process.is_some()
     }
 
-    /// Starts the process if needed (asking its name) and its board of `size`.
-    fn ready(&mut self, size: usize) -> Result<&mut Process> {
+    /// Starts the process if needed (asking its name) and, when `fresh` or at another
+    /// size, a new board of `size`.
+    fn ready(&mut self, size: usize, fresh: bool) -> Result<&mut Process> {
         if self.process.is_none() {
             let mut process = Process::spawn(&self.command)?;
             if let Some(name) = process.about_name() {
@@ -175,7 +185,7 @@ impl EngineLink {
             self.process = Some(process);
             self.started = None;
         }
-        if self.started != Some(size) {
+        if fresh || self.started != Some(size) {
             let process = self.process.as_mut().expect("started above");
             process.drain();
             if !process.send(&format!("START {size}")) {
@@ -200,8 +210,9 @@ impl EngineLink {
 
     /// Sends `lines` after readying a board of `size`; an error means the engine is
     /// unusable (it is then ended, and started again next time).
-    fn send_all(&mut self, size: usize, lines: &[String]) -> Result<()> {
-        let sent = self.ready(size).map(|p| {
+    fn send_all(&mut self, size: usize, fresh: bool, lines: &[String]) -> Result<()> {
+        self.known = None;
+        let sent = self.ready(size, fresh).map(|p| {
             p.drain();
             lines.iter().all(|l| p.send(l))
         });
@@ -227,14 +238,36 @@ impl EngineLink {
         ms: u64,
     ) -> Result<()> {
         let mut lines = settings(rule, ms);
-        if stones.is_empty() {
+        let turn = match (&self.known, stones.split_last()) {
+            (Some(known), Some((last, before)))
+                if self.started == Some(size) && known == before =>
+            {
+                Some(last)
+            }
+            _ => None,
+        };
+        if let Some((x, y)) = turn {
+            lines.push(format!("TURN {x},{y}"));
+        } else if stones.is_empty() {
             lines.push("BEGIN".into());
         } else {
             lines.push("BOARD".into());
             lines.extend(position(stones));
             lines.push("DONE".into());
         }
-        self.send_all(size, &lines)
+        self.send_all(size, turn.is_none(), &lines)?;
+        self.asked = Some((stones.to_vec(), true));
+        Ok(())
+    }
+
+    /// The engine answered `x,y` to the request in progress.
+    pub fn answered(&mut self, x: i64, y: i64) {
+        if let Some((mut stones, true)) = self.asked.take() {
+            if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y)) {
+                stones.push((x, y));
+                self.known = Some(stones);
+            }
+        }
     }
 
     /// Asks for the `n` best moves (`YXNBEST`) with `ms` to think.
@@ -251,7 +284,9 @@ impl EngineLink {
         lines.extend(position(stones));
         lines.push("DONE".into());
         lines.push(format!("YXNBEST {n}"));
-        self.send_all(size, &lines)
+        self.send_all(size, true, &lines)?;
+        self.asked = Some((stones.to_vec(), false));
+        Ok(())
     }
 
     /// Asks the search to answer now (`YXSTOP`; Ferrum also reads `STOP`).
@@ -272,6 +307,7 @@ impl EngineLink {
             Err(ReadError::Closed) => {
                 self.process = None;
                 self.started = None;
+                self.known = None;
                 Err(ReadError::Closed)
             }
         }
@@ -281,6 +317,7 @@ impl EngineLink {
     /// a new one.
     pub fn end(&mut self) {
         self.started = None;
+        self.known = None;
         if let Some(p) = self.process.take() {
             p.close();
         }

@@ -252,6 +252,7 @@ impl Session {
             }
             Line::Move(x, y) if self.job.is_some() => {
                 self.job = None;
+                self.engine.answered(x, y);
                 match live {
                     Some(Kind::Move) => self.game.play_engine(x, y),
                     Some(_) => out.push(json!({"type": "best", "move": [x, y]})),
@@ -265,11 +266,8 @@ impl Session {
                 out.push(messages::error(&format!("the engine refused: {text}")));
                 out.push(self.state());
             }
-            Line::Other(text) if live == Some(Kind::Move) => {
-                self.job = None;
-                self.game.engine_fault(Reason::Illegal(text));
-                out.push(self.state());
-            }
+            // Anything else is shown and skipped, as the arena does: some engines print
+            // stray lines while thinking; one that never moves runs out of time.
             _ => out.push(messages::log(line)),
         }
     }
