@@ -5,6 +5,7 @@ pub mod board;
 pub mod engine;
 pub mod eval;
 pub mod logging;
+pub mod manager;
 pub mod net;
 pub mod openings;
 pub mod protocol;
@@ -16,6 +17,8 @@ pub mod sysmem;
 pub mod tactics;
 pub mod timeman;
 pub mod tt;
+#[cfg(feature = "board")]
+pub mod web;
 
 pub mod tools {
     //! The subcommands of `pbrain-ferrum` other than the protocol.

@@ -65,6 +65,9 @@ enum Command {
     Openings(selfplay::OpeningsOptions),
     /// Train a network on self-play games and write it in the engine's format
     Train(train::Options),
+    /// Serve a local web board on 127.0.0.1 (play and analyse with any pbrain engine)
+    #[cfg(feature = "board")]
+    Board(ferrum::web::Options),
 }
 
 fn main() {
@@ -152,6 +155,12 @@ fn main() {
         Command::Train(o) => {
             if let Err(e) = train::run(&o, &mut std::io::stdout().lock()) {
                 failed("train", &format!("{e:#}"));
+            }
+        }
+        #[cfg(feature = "board")]
+        Command::Board(o) => {
+            if let Err(e) = ferrum::web::run(&o) {
+                failed("board", &format!("{e:#}"));
             }
         }
         Command::Tune(o) => match tune::run(&o) {

@@ -9,7 +9,7 @@ mod pattern_board;
 pub mod types;
 pub mod zobrist;
 
-pub use forbid::us_may_not_play;
+pub use forbid::{us_may_not_play, ForbidKind};
 pub use pattern::{Pattern, RuleTables, Threat};
 pub use pattern_board::Board;
 pub use types::{Cell, Color, Pos, Rule, MAX_SIZE, MIN_SIZE};

@@ -228,6 +228,26 @@ impl Pos {
         Some((x, y.checked_sub(1)?))
     }
 
+    /// Reads a move list with or without separators ("h8i9j10", "h8 i9,j10"): each
+    /// move is its letters then its digits, read by [`Pos::parse_notation`]. `None`
+    /// when any part is not a move.
+    pub fn parse_move_list(s: &str) -> Option<Vec<(usize, usize)>> {
+        let sep = |c: char| c.is_whitespace() || c == ',';
+        let mut moves = Vec::new();
+        let mut rest = s.trim_start_matches(sep);
+        while !rest.is_empty() {
+            let letters = rest
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            let end = rest[letters..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(rest.len(), |i| letters + i);
+            moves.push(Pos::parse_notation(&rest[..end])?);
+            rest = rest[end..].trim_start_matches(sep);
+        }
+        Some(moves)
+    }
+
     /// Moves in move-list notation, separated by spaces ("h8 i9 j10"): principal
     /// variations, game records and tool output all print lines of moves so.
     pub fn line_notation(moves: &[Pos]) -> String {
@@ -276,5 +296,13 @@ mod tests {
             }
         }
         assert!("ag1".parse::<Pos>().is_err(), "x = 32 is off every board");
+        assert_eq!(
+            Pos::parse_move_list("h8i9 j10,ab3"),
+            Some(vec![(7, 7), (8, 8), (9, 9), (27, 2)])
+        );
+        assert_eq!(Pos::parse_move_list(" "), Some(vec![]));
+        for bad in ["h8!", "h8i", "88", "h8 9"] {
+            assert_eq!(Pos::parse_move_list(bad), None, "{bad}");
+        }
     }
 }

@@ -5,10 +5,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 
-use crate::process::{Process, ReadError};
-use crate::psq::Stone;
-use crate::referee::{Reason, Referee, Verdict};
 use ferrum::board::Color;
+use ferrum::manager::process::{Process, ReadError};
+use ferrum::manager::psq::Stone;
+use ferrum::manager::referee::{Reason, Referee, Verdict};
 
 /// How long an engine may take to answer `START` with `OK`. Generous because some
 /// engines allocate their tables there; the move clock has not started yet.

@@ -4,9 +4,6 @@
 mod cli;
 mod game;
 mod openings;
-mod process;
-mod psq;
-mod referee;
 mod replay;
 mod report;
 mod runner;

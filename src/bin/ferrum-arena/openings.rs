@@ -3,7 +3,7 @@
 
 use anyhow::{Context, Result};
 
-use crate::referee::Referee;
+use ferrum::manager::referee::Referee;
 use ferrum::openings::{parse_line, Opening};
 
 /// Parses a whole file (blank lines skipped) and checks every opening with the

@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use ferrum::board::{Color, Rule};
 use ferrum::record::{self, Record};
 
-use crate::referee::{Referee, Verdict};
+use ferrum::manager::referee::{Referee, Verdict};
 
 /// Our referee's view of a recorded game.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,7 +158,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::Reason;
+    use ferrum::manager::referee::Reason;
 
     const TWO_GAMES: &str = include_str!("../../../tests/data/games/c-gomoku-cli-two-games.sgf");
 

@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::referee::Verdict;
 use crate::stats::{elo_with_margin, Decision, Sprt, Tally};
 use ferrum::board::Color;
+use ferrum::manager::referee::Verdict;
 
 /// Totals from engine A's side.
 #[derive(Debug, Default, Clone)]
@@ -167,7 +167,7 @@ fn unsigned(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::Reason;
+    use ferrum::manager::referee::Reason;
 
     #[test]
     fn lines_and_summary() {

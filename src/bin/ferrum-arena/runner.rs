@@ -13,11 +13,11 @@ use anyhow::{anyhow, Result};
 use ferrum::board::Color;
 
 use crate::game::{GameOutcome, GameSettings};
-use crate::process::Process;
-use crate::psq::Stone;
-use crate::referee::{Reason, Verdict};
 use crate::report::Totals;
 use crate::stats::{elo_with_margin, Sprt, Tally};
+use ferrum::manager::process::Process;
+use ferrum::manager::psq::Stone;
+use ferrum::manager::referee::{Reason, Verdict};
 use ferrum::openings::Opening;
 use ferrum::tools::progress::Progress;
 
@@ -262,13 +262,13 @@ fn record(
         out.flush()?;
     }
     if let Some(dir) = &config.psq_dir {
-        let text = crate::psq::format(
+        let text = ferrum::manager::psq::format(
             config.settings.size,
             [black, white],
             &report.outcome.stones,
-            &verdict.reason,
+            ferrum::manager::psq::error_code(&verdict.reason),
         );
-        crate::psq::save(dir, number, &text)?;
+        ferrum::manager::psq::save(dir, number, &text)?;
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! Games as Piskvork `.psq` files.
+//! Games as Piskvork `.psq` files (written here; read by `crate::record`).
 //!
 //! The layout follows Piskvork's `savePsq` (plastovicka/Piskvork, `source/game.cpp`)
 //! as a tournament writes it:
@@ -25,7 +25,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::referee::Reason;
+use super::referee::Reason;
 
 /// One stone of the record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,13 +45,14 @@ pub fn error_code(reason: &Reason) -> i32 {
     }
 }
 
-/// The text of the `.psq` file.
-pub fn format(size: usize, names: [&str; 2], stones: &[Stone], reason: &Reason) -> String {
+/// The text of the `.psq` file; `code` is Piskvork's error code ([`error_code`], 0 for
+/// a game still going on).
+pub fn format(size: usize, names: [&str; 2], stones: &[Stone], code: i32) -> String {
     let mut out = format!("Piskvorky {size}x{size}, 11:11, 0\n");
     for s in stones {
         let _ = writeln!(out, "{},{},{}", s.x + 1, s.y + 1, s.ms);
     }
-    let _ = writeln!(out, "{}\n{}\n{}", names[0], names[1], error_code(reason));
+    let _ = writeln!(out, "{}\n{}\n{code}", names[0], names[1]);
     out
 }
 
@@ -76,13 +77,13 @@ mod tests {
             },
             Stone { x: 0, y: 14, ms: 5 },
         ];
-        let text = format(15, ["A", "B"], &stones, &Reason::Five);
+        let text = format(15, ["A", "B"], &stones, error_code(&Reason::Five));
         assert_eq!(
             text,
             "Piskvorky 15x15, 11:11, 0\n8,8,0\n9,7,120\n1,15,5\nA\nB\n0\n"
         );
-        let text = format(20, ["A", "B"], &[], &Reason::TimeForfeit);
+        let text = format(20, ["A", "B"], &[], error_code(&Reason::TimeForfeit));
         assert_eq!(text, "Piskvorky 20x20, 11:11, 0\nA\nB\n15\n");
-        assert!(format(15, ["A", "B"], &[], &Reason::Crash).ends_with("\n-2\n"));
+        assert!(format(15, ["A", "B"], &[], error_code(&Reason::Crash)).ends_with("\n-2\n"));
     }
 }

@@ -66,7 +66,7 @@ impl Process {
         let stdin = child.stdin.take();
         let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
         thread::Builder::new()
-            .name("arena-reader".into())
+            .name("engine-reader".into())
             .spawn(move || read_lines(stdout, tx))
             .context("cannot start reader thread")?;
         let program = std::path::Path::new(program)

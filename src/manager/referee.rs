@@ -5,7 +5,10 @@ use std::fmt;
 
 use anyhow::{bail, Context, Result};
 
-use ferrum::board::{Board, Color, Rule};
+use crate::board::{Board, Color, ForbidKind, Pos, Rule};
+
+/// The four line directions as (dx, dy), in the order of `board::types::DIRS`.
+const LINES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 /// Why a game ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,9 +120,95 @@ impl Referee {
             .collect()
     }
 
-    #[cfg(test)]
     pub fn stone_count(&self) -> usize {
         self.board.move_count()
+    }
+
+    pub fn size(&self) -> usize {
+        self.board.width()
+    }
+
+    pub fn rule(&self) -> Rule {
+        self.board.rule()
+    }
+
+    /// Takes back the last stone; `false` when there is none.
+    pub fn undo(&mut self) -> bool {
+        let any = self.board.move_count() > 0;
+        if any {
+            self.board.undo();
+        }
+        any
+    }
+
+    /// Why the side to move may not play `x,y` (off the board, occupied, or renju
+    /// Black's forbidden point), for a player who should be told rather than lose.
+    pub fn refusal(&mut self, x: i64, y: i64) -> Option<String> {
+        let Some(p) = self.board.pos(x, y) else {
+            return Some(format!("{x},{y} is off the board"));
+        };
+        if !self.board.is_empty(p) {
+            return Some(format!("{} is taken", p.notation()));
+        }
+        if self.to_move() == Color::Black && !self.board.is_win_move(Color::Black, p) {
+            if let Some(kind) = self.board.forbid_kind(p) {
+                return Some(format!(
+                    "{} is forbidden for Black ({})",
+                    p.notation(),
+                    kind.name()
+                ));
+            }
+        }
+        None
+    }
+
+    /// Black's renju forbidden points (none under the other rules) and why.
+    pub fn forbidden_points(&mut self) -> Vec<((usize, usize), ForbidKind)> {
+        let cells: Vec<Pos> = self.board.all_cells().collect();
+        cells
+            .into_iter()
+            .filter_map(|p| Some(((p.x(), p.y()), self.board.forbid_kind(p)?)))
+            .collect()
+    }
+
+    /// The row of stones through the last move that won: the last stone's longest
+    /// line in its colour, five or more (empty when it makes none).
+    pub fn winning_line(&self) -> Vec<(usize, usize)> {
+        let Some((last, color)) = self.board.last_move() else {
+            return Vec::new();
+        };
+        let same = |x: i64, y: i64| {
+            self.board
+                .pos(x, y)
+                .is_some_and(|p| self.board.cell(p) == color.cell())
+        };
+        let (x0, y0) = (last.x() as i64, last.y() as i64);
+        let mut best: Vec<(usize, usize)> = Vec::new();
+        for (dx, dy) in LINES {
+            let mut line = vec![(x0, y0)];
+            for sign in [-1, 1] {
+                let (mut x, mut y) = (x0 + sign * dx, y0 + sign * dy);
+                while same(x, y) {
+                    line.push((x, y));
+                    (x, y) = (x + sign * dx, y + sign * dy);
+                }
+            }
+            // Under an exact-five rule the five, not a longer line beside it.
+            let exact = self.board.rule().needs_exact_five(color);
+            let fits = if exact {
+                line.len() == 5
+            } else {
+                line.len() >= 5
+            };
+            if fits && line.len() > best.len() {
+                line.sort_unstable();
+                best = line
+                    .iter()
+                    .map(|&(x, y)| (x as usize, y as usize))
+                    .collect();
+            }
+        }
+        best
     }
 
     /// A draw due before the next move: full board or the `--draw-after` stone count.
