@@ -179,6 +179,9 @@ def main():
             page.wait("the engine's move", lambda n=2 * k + 2: page.stones() == n and not page.thinking())
         page.button("nbest")
         page.wait("candidates", lambda: len(page.marks("#board g.cand")) >= 3 and not page.thinking())
+        # The record box shows this game, not the renju one saved above.
+        page.button("save-psq")
+        page.wait("this game's record", lambda: len(driver.find_element(By.ID, "record").get_attribute("value").splitlines()) == 1 + 6 + 3)
         shot = os.environ.get("SCREENSHOT") or os.path.join(tempfile.gettempdir(), "ferrum-board.png")
         driver.save_screenshot(shot)
     finally:
