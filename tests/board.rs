@@ -130,11 +130,7 @@ impl Page {
                     }
                 }
                 Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
+                Err(e) if read_timed_out(&e) => {}
                 Err(e) => panic!("connection ended: {e}"),
             }
         }
@@ -148,11 +144,7 @@ impl Page {
             match self.ws.read() {
                 Ok(Message::Close(_)) => return true,
                 Ok(_) => {}
-                Err(tungstenite::Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-                    ) => {}
+                Err(e) if read_timed_out(&e) => {}
                 Err(_) => return true,
             }
         }
@@ -324,4 +316,12 @@ fn the_engine_ends_with_its_page_and_with_the_server() {
     server.child.wait().unwrap();
     // Its stdin closes with the server: a pbrain engine exits on end of input.
     assert!(gone_within(&engines, 5), "the engine outlived the server");
+}
+
+/// Whether a read ended only by the socket's read timeout (the connection is fine).
+fn read_timed_out(e: &tungstenite::Error) -> bool {
+    matches!(e, tungstenite::Error::Io(io) if matches!(
+        io.kind(),
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+    ))
 }
