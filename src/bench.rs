@@ -4,6 +4,7 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
+use crate::net::accumulator::NetState;
 use crate::net::file::NetWeights;
 use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
@@ -132,9 +133,65 @@ pub fn run(depth: i32, nets: &[Arc<NetWeights>], use_net: bool) -> Vec<String> {
             secs
         ));
     }
+    if use_net {
+        for net in nets {
+            let (update, value) = net_costs(net);
+            lines.push(format!(
+                "Network ({}): {update:.0} ns to update for a move and take it back, {value:.0} ns per value",
+                net.rule.name()
+            ));
+        }
+    }
     let nps = (total_nodes as f64 / total_secs.max(1e-9)) as u64;
     lines.push(format!("Bench: {total_nodes} nodes {nps} nps"));
     lines
+}
+
+/// The network's costs on the first bench position of its rule, in ns: bringing its
+/// state up to date after one move and restoring it on the take-back (the board's
+/// own make and undo subtracted), and one value (the head and, for a residual
+/// network, the classical evaluation).
+fn net_costs(net: &NetWeights) -> (f64, f64) {
+    const ROUNDS: usize = 2000;
+    let position = POSITIONS.iter().find(|p| p.rule == net.rule);
+    let mut board = match position {
+        Some(p) => setup(p),
+        None => Board::new(15, 15, net.rule).expect("15x15"),
+    };
+    let moves: Vec<Pos> = board.candidates().collect();
+    let mut state = NetState::new(net, &board);
+    let time = |f: &mut dyn FnMut()| {
+        let start = Instant::now();
+        f();
+        start.elapsed().as_secs_f64() * 1e9 / (ROUNDS * moves.len()) as f64
+    };
+    let c = board.to_move();
+    let board_only = time(&mut || {
+        for _ in 0..ROUNDS {
+            for &p in &moves {
+                board.make(p, c);
+                board.undo();
+            }
+        }
+    });
+    let with_net = time(&mut || {
+        for _ in 0..ROUNDS {
+            for &p in &moves {
+                board.make(p, c);
+                std::hint::black_box(state.value(&board));
+                board.undo();
+                state.taken_back(&board);
+            }
+        }
+    });
+    let value = time(&mut || {
+        for _ in 0..ROUNDS {
+            for _ in &moves {
+                std::hint::black_box(state.value(std::hint::black_box(&board)));
+            }
+        }
+    });
+    ((with_net - board_only - value).max(0.0), value)
 }
 
 #[cfg(test)]

@@ -135,6 +135,13 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
         "{report}"
     );
     assert!(ferrum::net::load(Path::new(net)).is_ok());
+    // The benchmark searches with it and reports its costs.
+    let out = ferrum(&["--net", net, "bench", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Network (freestyle): ") && text.contains(" ns per value"),
+        "{text}"
+    );
     // The engine plays with it, from the command line and switched by INFO.
     play_a_few_moves(&["--net", net]);
     let mut engine = EngineProcess::start_with(&["--net", net, "--eval", "classical"]);
