@@ -179,6 +179,9 @@ def main():
             page.wait("the engine's move", lambda n=2 * k + 2: page.stones() == n and not page.thinking())
         page.button("nbest")
         page.wait("candidates", lambda: len(page.marks("#board g.cand")) >= 3 and not page.thinking())
+        # Move numbers on the stones, for the screenshot too.
+        driver.find_element(By.ID, "numbers").click()
+        page.wait("the move numbers", lambda: len(driver.find_elements(By.CSS_SELECTOR, "#board text.move")) == page.stones())
         # The record box shows this game, not the renju one saved above.
         page.button("save-psq")
         page.wait("this game's record", lambda: len(driver.find_element(By.ID, "record").get_attribute("value").splitlines()) == 1 + 6 + 3)

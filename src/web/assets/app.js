@@ -11,6 +11,7 @@ let ws = null;
 let state = null;
 let info = null; // the last search line of the current or last search
 let nbest = [];
+let showNumbers = false; // the move number on every stone (a display choice, not sent)
 let messageTimer = null;
 
 function connect() {
@@ -95,9 +96,12 @@ function drawBoard() {
   state.moves.forEach(([x, y], i) => {
     const color = i % 2 === 0 ? "black" : "white";
     el("circle", { class: `stone ${color}`, cx: x, cy: y, r: 0.46, "data-x": x, "data-y": y, "data-n": i + 1 }, svg);
+    // With numbers on, the last move's number is the marker (a dot would hide it).
+    const lastClass = i === state.moves.length - 1 ? " last-number" : "";
+    if (showNumbers) el("text", { class: `num ${color} move${lastClass}`, x, y }, svg).textContent = i + 1;
   });
   const last = state.moves[state.moves.length - 1];
-  if (last) el("circle", { class: "last", cx: last[0], cy: last[1], r: 0.1 }, svg);
+  if (last && !showNumbers) el("circle", { class: "last", cx: last[0], cy: last[1], r: 0.1 }, svg);
   if (state.thinking && info && info.pv) {
     // The principal variation as numbered ghost stones, the side to move first.
     const first = state.to_move === "black" ? 0 : 1;
@@ -247,6 +251,10 @@ function wire() {
   click("save-psq", () => send({ type: "save", format: "psq" }));
   click("save-moves", () => send({ type: "save", format: "moves" }));
   const players = () => send({ type: "players", black: $("black").value, white: $("white").value });
+  $("numbers").addEventListener("change", () => {
+    showNumbers = $("numbers").checked;
+    if (state) render();
+  });
   $("black").addEventListener("change", players);
   $("white").addEventListener("change", players);
   $("time").addEventListener("change", () => send({ type: "time", ms: Number($("time").value) }));
