@@ -195,12 +195,6 @@ impl<'n> NetState<'n> {
         (self.value(board) * units).clamp(-20_000.0, 20_000.0) as i32
     }
 
-    /// The policy logit of empty cell `p` for the side to move.
-    pub fn policy(&mut self, board: &Board, p: Pos) -> f32 {
-        self.catch_up(board);
-        self.net.policy(board.to_move(), &self.acc[p.idx()])
-    }
-
     /// Adds `weight` times each move's policy logit to its ordering score.
     pub fn add_policy(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
         self.catch_up(board);
@@ -212,8 +206,8 @@ impl<'n> NetState<'n> {
     }
 }
 
-/// Moves a cell's feature `acc` from shape `old`'s row to `new`'s, and the board's
-/// clipped sum `pool` with it.
+/// Moves a cell's feature `acc` from shape `old`'s row to `new`'s, adding the change
+/// of its clipped value to `delta` (the board's clipped sum's change for the move).
 #[inline(always)]
 fn move_row(acc: &mut Accumulator, delta: &mut Accumulator, old: &Accumulator, new: &Accumulator) {
     let clip16 = |a: i16| a.clamp(0, ACC_ONE as i16);

@@ -3,12 +3,12 @@
 
 use super::file::{NetWeights, ACC_ONE};
 use super::model::{classical_logit, FEATURES, SCORE_SCALE, VIEW};
+use super::shape::shape;
+use crate::board::{Board, Color, Pos};
 
 /// The least base weight the units are computed from: a network that learnt to
 /// ignore the classical evaluation keeps a finite scale.
 const MIN_BASE_W: f32 = 0.2;
-use super::shape::shape;
-use crate::board::{Board, Color, Pos};
 
 pub type Accumulator = [i16; FEATURES];
 

@@ -21,7 +21,7 @@ pub const ASPIRATION_DELTA: i32 = 60;
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 // ---------------------------------------------------------------------------------
-// Move order by the network's policy (`Worker::order_by_policy`)
+// Move order by the network's policy (`Worker::search`, step 4)
 // ---------------------------------------------------------------------------------
 
 /// Least depth at which, with a network, its policy orders the moves (plies): below

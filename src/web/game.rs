@@ -227,7 +227,7 @@ impl Game {
             "moves": moves,
             "move_list": move_list(&moves),
             "to_move": color_name(self.to_move()),
-            "players": {"black": self.players[0].name(), "white": self.players[1].name()},
+            "players": {"black": self.players[0], "white": self.players[1]},
             "time_ms": self.time_ms,
             "result": result,
             "forbidden": forbidden,

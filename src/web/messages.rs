@@ -1,7 +1,7 @@
 //! The WebSocket messages: what the page may ask (parsed and checked here, so that the
 //! session only sees valid requests) and the JSON the server sends back.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::board::{Rule, MAX_SIZE, MIN_SIZE};
@@ -14,24 +14,15 @@ pub const MIN_TIME_MS: u64 = 20;
 pub const MAX_NBEST: usize = 10;
 
 /// Who plays a colour.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Player {
     Human,
     Engine,
 }
 
-impl Player {
-    pub fn name(self) -> &'static str {
-        match self {
-            Player::Human => "human",
-            Player::Engine => "engine",
-        }
-    }
-}
-
 /// A record format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     /// Piskvork's `.psq`.
@@ -192,11 +183,7 @@ pub fn log(line: &str) -> Value {
 
 /// `{"type":"record","format":…,"text":…}`: the answer to `save`.
 pub fn record(format: Format, text: &str) -> Value {
-    let name = match format {
-        Format::Psq => "psq",
-        Format::Moves => "moves",
-    };
-    json!({"type": "record", "format": name, "text": text})
+    json!({"type": "record", "format": format, "text": text})
 }
 
 #[cfg(test)]
