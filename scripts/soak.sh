@@ -8,16 +8,17 @@
 #
 #   scripts/soak.sh PENTAZEN [GAMES] [LOADED_GAMES]
 #
-# GAMES (default 500) games per opponent without load, LOADED_GAMES (default 100) per
-# opponent with the load. Environment: TURN_MS (100), LOADED_TURN_MS (TURN_MS),
-# CONCURRENCY (2 without load; 1 with it), LOAD (2), OPENINGS
-# (tests/data/openings/freestyle15.txt), OUT (a new temporary folder: games, output). Engines run with --threads 1 and the arena's
-# max_memory (350 MiB, as c-gomoku-cli sends). Builds nothing: run
-# `cargo build --release` first.
+# GAMES (default 500; 0 skips these runs) games per opponent without load, LOADED_GAMES
+# (default 100) per opponent with the load. Environment: TURN_MS (100), LOADED_TURN_MS
+# (TURN_MS), CONCURRENCY (2 without load; 1 with it), LOAD (2), LOAD_CMD (the command of
+# each load process; default a busy shell loop; `{}` becomes its number), OPENINGS
+# (tests/data/openings/freestyle15.txt), OUT (a new temporary folder: games, output).
+# Engines run with --threads 1 and the arena's max_memory (350 MiB, as c-gomoku-cli
+# sends). Builds nothing: run `cargo build --release` first.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 1 ] || [ $# -gt 3 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 pentazen=$1
@@ -51,10 +52,13 @@ run() { # NAME OPPONENT GAMES CONCURRENCY TURN_MS
 }
 
 echo "soak output: $out"
-run pentazen "$pentazen" "$games" "${CONCURRENCY:-2}" "$turn"
-run self "$out/ferrum-b --threads 1" "$games" "${CONCURRENCY:-2}" "$turn"
-for _ in $(seq "$load"); do
-    bash -c 'while :; do :; done' &
+if [ "$games" -gt 0 ]; then
+    run pentazen "$pentazen" "$games" "${CONCURRENCY:-2}" "$turn"
+    run self "$out/ferrum-b --threads 1" "$games" "${CONCURRENCY:-2}" "$turn"
+fi
+for i in $(seq "$load"); do
+    cmd=${LOAD_CMD:-while :; do :; done}
+    bash -c "${cmd//\{\}/$i}" &
     busy+=($!)
 done
 loaded_turn=${LOADED_TURN_MS:-$turn}

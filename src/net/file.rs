@@ -29,17 +29,30 @@ pub struct NetWeights {
     pub heads: [Head; 2],
     /// The value corrects the classical evaluation (`Model::residual`).
     pub residual: bool,
+    /// `hidden_by_input[side][k][j]`: `heads[side].hidden_w[j][k]`, so that the
+    /// engine sums the hidden layer one input at a time, across units, which the
+    /// compiler vectorizes (per-unit dot products it cannot, keeping their order).
+    pub hidden_by_input: [[[f32; HIDDEN]; FEATURES]; 2],
 }
 
 impl NetWeights {
     /// The trained model quantized for `rule`.
     pub fn quantize(model: &Model, rule: Rule) -> NetWeights {
         let q = |v: f32| (v * ACC_ONE as f32).round().clamp(-8192.0, 8191.0) as i16;
+        let shapes = model.shapes.iter().map(|row| row.map(q)).collect();
+        NetWeights::new(rule, shapes, model.heads.clone(), model.residual)
+    }
+
+    fn new(rule: Rule, shapes: Vec<[i16; FEATURES]>, heads: [Head; 2], residual: bool) -> Self {
+        let hidden_by_input = std::array::from_fn(|side| {
+            std::array::from_fn(|k| std::array::from_fn(|j| heads[side].hidden_w[j][k]))
+        });
         NetWeights {
             rule,
-            shapes: model.shapes.iter().map(|row| row.map(q)).collect(),
-            heads: model.heads.clone(),
-            residual: model.residual,
+            shapes,
+            heads,
+            residual,
+            hidden_by_input,
         }
     }
 
@@ -113,12 +126,7 @@ impl NetWeights {
         for w in heads.iter_mut().flat_map(Head::params_mut) {
             *w = floats.next().expect("length checked");
         }
-        Ok(NetWeights {
-            rule,
-            shapes,
-            heads,
-            residual: bytes[27] == 1,
-        })
+        Ok(NetWeights::new(rule, shapes, heads, bytes[27] == 1))
     }
 }
 

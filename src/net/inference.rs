@@ -2,7 +2,7 @@
 //! shape table, clipped to `0..=ACC_ONE`, pooled in `i32`; the small head in `f32`.
 
 use super::file::{NetWeights, ACC_ONE};
-use super::model::{classical_logit, FEATURES, SCORE_SCALE, VIEW};
+use super::model::{classical_logit, dot_hidden, FEATURES, HIDDEN, SCORE_SCALE, VIEW};
 use super::shape::shape;
 use crate::board::{Board, Color, Pos};
 
@@ -27,11 +27,20 @@ impl NetWeights {
 
     /// The value logit for `side` to move from the board's summed, clipped cell
     /// features (`pool`, in units of 1/`ACC_ONE`) over `cells` cells.
+    /// Sums in the trainer's order (`Head::value`), so the result is the same to the bit.
+    #[inline(always)]
     pub fn value_from_pool(&self, side: Color, pool: &[i32; FEATURES], cells: usize) -> f32 {
         let scale = 1.0 / (ACC_ONE as f32 * cells as f32);
-        self.heads[side.idx()]
-            .value(&pool.map(|v| v as f32 * scale))
-            .0
+        let head = &self.heads[side.idx()];
+        let mut sums = [-0.0f32; HIDDEN];
+        for (&v, weights) in pool.iter().zip(&self.hidden_by_input[side.idx()]) {
+            let x = v as f32 * scale;
+            for (s, &w) in sums.iter_mut().zip(weights) {
+                *s += w * x;
+            }
+        }
+        let hidden: [f32; HIDDEN] = std::array::from_fn(|j| (head.hidden_b[j] + sums[j]).max(0.0));
+        head.out_b + dot_hidden(&head.out_w, &hidden)
     }
 
     /// A cell's policy logit for `side` to move from its feature.
@@ -88,6 +97,26 @@ mod tests {
     use super::*;
     use crate::board::Rule;
     use crate::net::model::Model;
+
+    /// The engine's value head, which sums by input, gives the trainer's head's value
+    /// to the bit on any pool.
+    #[test]
+    fn value_head_sums_as_the_trainer() {
+        let model = Model::random(7);
+        let net = NetWeights::quantize(&model, Rule::Freestyle);
+        let mut rng = crate::rng::Rng::new(5);
+        for _ in 0..200 {
+            let cells = 1 + rng.below(1024) as usize;
+            let pool: [i32; FEATURES] =
+                std::array::from_fn(|_| rng.below(cells as u64 * ACC_ONE as u64 + 1) as i32);
+            let scale = 1.0 / (ACC_ONE as f32 * cells as f32);
+            for side in Color::BOTH {
+                let reference = model.heads[side.idx()].value(&pool.map(|v| v as f32 * scale));
+                let value = net.value_from_pool(side, &pool, cells);
+                assert_eq!(value.to_bits(), reference.0.to_bits());
+            }
+        }
+    }
 
     /// The integer network gives the float model's outputs within a tolerance: the
     /// table's rounding is at most half a unit (1/512) per row, four rows per cell.

@@ -214,7 +214,7 @@ pub fn dot(a: &Vector, b: &Vector) -> f32 {
 }
 
 #[inline(always)]
-fn dot_hidden(a: &[f32; HIDDEN], b: &[f32; HIDDEN]) -> f32 {
+pub fn dot_hidden(a: &[f32; HIDDEN], b: &[f32; HIDDEN]) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
