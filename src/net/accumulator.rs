@@ -112,25 +112,6 @@ impl<'n> NetState<'n> {
         self.saved.clear();
     }
 
-    /// Brings the state up to `board`, which has played on from the position the
-    /// state last described (see `taken_back`).
-    fn catch_up(&mut self, board: &Board) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is true only where the CPU reported AVX2.
-            return unsafe { self.catch_up_avx2(board) };
-        }
-        self.catch_up_any(board)
-    }
-
-    /// `catch_up` compiled for AVX2: twice the lanes for the rows' sums (the release
-    /// build targets the x86-64 baseline, whose vectors are SSE2's).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn catch_up_avx2(&mut self, board: &Board) {
-        self.catch_up_any(board)
-    }
-
     /// The value logit of the network's own part (without the classical base).
     fn network_value(&mut self, board: &Board) -> f32 {
         #[cfg(target_arch = "x86_64")]
@@ -141,6 +122,8 @@ impl<'n> NetState<'n> {
         self.network_value_any(board)
     }
 
+    /// `network_value` compiled for AVX2: twice the lanes for the rows' sums and the
+    /// head (the release build targets the x86-64 baseline, whose vectors are SSE2's).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn network_value_avx2(&mut self, board: &Board) -> f32 {
@@ -149,13 +132,15 @@ impl<'n> NetState<'n> {
 
     #[inline(always)]
     fn network_value_any(&mut self, board: &Board) -> f32 {
-        self.catch_up_any(board);
+        self.catch_up(board);
         self.net
             .value_from_pool(board.to_move(), &self.pool, self.cells)
     }
 
+    /// Brings the state up to `board`, which has played on from the position the
+    /// state last described (see `taken_back`).
     #[inline(always)]
-    fn catch_up_any(&mut self, board: &Board) {
+    fn catch_up(&mut self, board: &Board) {
         let moves = board.move_count();
         if moves <= self.synced {
             self.taken_back(board);
@@ -238,6 +223,22 @@ impl<'n> NetState<'n> {
 
     /// Adds `weight` times each move's policy logit to its ordering score.
     pub fn add_policy(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx2 {
+            // SAFETY: `avx2` is true only where the CPU reported AVX2.
+            return unsafe { self.add_policy_avx2(board, moves, weight) };
+        }
+        self.add_policy_any(board, moves, weight)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn add_policy_avx2(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
+        self.add_policy_any(board, moves, weight)
+    }
+
+    #[inline(always)]
+    fn add_policy_any(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
         self.catch_up(board);
         let side = board.to_move();
         for (p, score) in moves.iter_mut() {

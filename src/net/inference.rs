@@ -43,10 +43,22 @@ impl NetWeights {
         head.out_b + dot_hidden(&head.out_w, &hidden)
     }
 
-    /// A cell's policy logit for `side` to move from its feature.
+    /// A cell's policy logit for `side` to move from its feature, summed in eight
+    /// lanes so that it vectorizes (the trainer's sum in order differs in the last
+    /// bits).
+    #[inline(always)]
     pub fn policy(&self, side: Color, acc: &Accumulator) -> f32 {
-        let feature = acc.map(|a| clip(a) as f32 / ACC_ONE as f32);
-        self.heads[side.idx()].policy(&feature)
+        const LANES: usize = 8;
+        let head = &self.heads[side.idx()];
+        let products: [f32; FEATURES] =
+            std::array::from_fn(|k| head.policy_w[k] * (clip(acc[k]) as f32 / ACC_ONE as f32));
+        let mut lanes = [0.0f32; LANES];
+        for chunk in products.chunks_exact(LANES) {
+            for (lane, &p) in lanes.iter_mut().zip(chunk) {
+                *lane += p;
+            }
+        }
+        head.policy_b + lanes.iter().sum::<f32>()
     }
 
     /// The value logit of `board` for its side to move, from scratch.
