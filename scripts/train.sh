@@ -12,12 +12,13 @@
 # standard or renju; default freestyle), SIZE (default 15), GAMES (default 2000), NODES
 # per move (default 20000), SEED (default 1; a later run with another seed adds other
 # games), EPOCHS (default 4), TURN_MS of the match (default 100), MATCH_GAMES (default
-# 200), THREADS (default: every core). The figures of each step are in
-# docs/strength-log.md.
+# 200), THREADS (default: every core), NET (the previous generation's network: the
+# self-play searches with it, into a new DIR; unset for generation 0, the classical
+# evaluation's games). The figures of each step are in docs/strength-log.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1
@@ -29,14 +30,16 @@ exclude=()
 if [ -f "$test_set" ]; then exclude=(--exclude "$test_set"); fi
 threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
+generation=()
+if [ -n "${NET:-}" ]; then generation=(--net "$NET"); fi
 (cd "$root" && cargo build --release --quiet)
 bin="$dir/bin"
 mkdir -p "$bin"
 # A copy, so that a rebuild under a running step changes nothing.
 cp "$root/target/release/pbrain-ferrum" "$root/target/release/ferrum-arena" "$bin/"
 step() { echo "== $1 ($(date +%H:%M:%S))"; }
-step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move"
-"$bin/pbrain-ferrum" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
+step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move ${NET:+with $NET}"
+"$bin/pbrain-ferrum" "${generation[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
     --nodes "${NODES:-20000}" --seed "${SEED:-1}" "${exclude[@]}" "${threads[@]}" \
     --out "$dir/games.frsp"
 step "training: ${EPOCHS:-4} epochs"

@@ -59,7 +59,8 @@ enum Command {
     SampleLeaves(sample::Options),
     /// Look for moves the move generator wrongly leaves out
     ScanMoves(move_scan::Options),
-    /// Play training games of the engine against itself at a fixed node count
+    /// Play training games of the engine against itself at a fixed node count (with
+    /// `--net`: searching with the network, the next generation's data)
     Selfplay(selfplay::SelfplayOptions),
     /// Write random balanced openings, one per line (offset format)
     Openings(selfplay::OpeningsOptions),
@@ -134,7 +135,7 @@ fn main() {
             ),
             Err(e) => failed("scan-moves", &format!("{e:#}")),
         },
-        Command::Selfplay(o) => match selfplay::selfplay(&o) {
+        Command::Selfplay(o) => match selfplay::selfplay(&o, if use_net { &nets } else { &[] }) {
             Ok((t, secs)) => println!(
                 "selfplay: {} games ({} Black wins, {} White wins, {} draws), {} positions in {secs:.0} s ({:.0} positions per hour) appended to {}",
                 t.games,

@@ -11,9 +11,11 @@ use anyhow::{bail, Result};
 use rayon::prelude::*;
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use crate::board::{Board, Color, Rule};
 use crate::engine::Engine;
+use crate::net::file::NetWeights;
 use crate::openings::{cells, Opening};
 use crate::rng::Rng;
 use crate::search::Limits;
@@ -31,6 +33,9 @@ pub struct Settings {
     /// The game is a draw after this many stones (the full board otherwise).
     pub max_stones: usize,
     pub seed: u64,
+    /// Networks the searches evaluate with (a generation's games after the first),
+    /// none for the classical evaluation.
+    pub nets: Vec<Arc<NetWeights>>,
 }
 
 impl Settings {
@@ -41,6 +46,7 @@ impl Settings {
             tt_bytes: 8 << 20,
             max_stones: width * height,
             seed: 1,
+            nets: Vec::new(),
         }
     }
 }
@@ -75,7 +81,11 @@ pub fn run(
         let games: Vec<Result<GameRecord>> = (next..end)
             .into_par_iter()
             .map_init(
-                || Engine::new(settings.tt_bytes, 1),
+                || {
+                    let mut engine = Engine::new(settings.tt_bytes, 1);
+                    engine.set_nets(&settings.nets, !settings.nets.is_empty());
+                    engine
+                },
                 |engine, i| play_game(settings, i, engine, excluded),
             )
             .collect();
@@ -163,18 +173,39 @@ pub fn play_game(
 mod tests {
     use super::*;
 
-    #[test]
-    fn games_are_reproducible_and_replay_legally() {
+    fn small_settings() -> Settings {
         let mut settings = Settings::new(Rule::Renju, 15, 15);
         settings.nodes = 1_500;
         settings.openings.nodes = 1_000;
         settings.tt_bytes = 1 << 20;
-        let play = |first| {
-            let mut bytes = Vec::new();
-            format::write_header(&mut bytes).unwrap();
-            let totals = run(&settings, first, 2, &AHashSet::new(), &mut bytes, |_| {}).unwrap();
-            (bytes, totals)
-        };
+        settings
+    }
+
+    /// Two games from game `first` on, as a file's bytes.
+    fn play_two(settings: &Settings, first: u64) -> (Vec<u8>, Totals) {
+        let mut bytes = Vec::new();
+        format::write_header(&mut bytes).unwrap();
+        let totals = run(settings, first, 2, &AHashSet::new(), &mut bytes, |_| {}).unwrap();
+        (bytes, totals)
+    }
+
+    /// The next generation's games are played with the previous network: reproducible
+    /// too, and not the classical evaluation's games.
+    #[test]
+    fn games_with_a_network_are_its_own() {
+        let mut settings = small_settings();
+        let classical = play_two(&settings, 0).0;
+        let model = crate::net::model::Model::random(3);
+        settings.nets = vec![Arc::new(NetWeights::quantize(&model, Rule::Renju))];
+        let with_net = play_two(&settings, 0).0;
+        assert_eq!(with_net, play_two(&settings, 0).0);
+        assert_ne!(with_net, classical);
+    }
+
+    #[test]
+    fn games_are_reproducible_and_replay_legally() {
+        let settings = small_settings();
+        let play = |first| play_two(&settings, first);
         let (bytes, totals) = play(0);
         assert_eq!(totals.games, 2);
         assert_eq!(play(0).0, bytes, "same seed, same games");

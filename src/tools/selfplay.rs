@@ -6,12 +6,14 @@ use ahash::AHashSet;
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::parallel;
 use super::progress::Progress;
 use crate::board::Rule;
 use crate::engine::Engine;
+use crate::net::file::NetWeights;
 use crate::openings::{canonical, offset_line, read_file, Opening};
 use crate::rng::Rng;
 use crate::selfplay::random_openings::{balanced_opening, OpeningSpec};
@@ -85,12 +87,17 @@ pub struct SelfplayOptions {
 }
 
 /// Plays the games and appends them to `--out`; returns the totals and the seconds.
-pub fn selfplay(o: &SelfplayOptions) -> Result<(Totals, f64)> {
+pub fn selfplay(o: &SelfplayOptions, nets: &[Arc<NetWeights>]) -> Result<(Totals, f64)> {
     let size = o.board.size as usize;
     let settings = Settings {
         openings: o.board.spec(),
         nodes: o.nodes,
         seed: o.board.seed,
+        nets: nets
+            .iter()
+            .filter(|n| n.rule == o.board.rule)
+            .cloned()
+            .collect(),
         ..Settings::new(o.board.rule, size, size)
     };
     let excluded = o.board.excluded()?;
