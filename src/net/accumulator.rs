@@ -123,7 +123,8 @@ impl<'n> NetState<'n> {
     }
 
     /// `network_value` compiled for AVX2: twice the lanes for the rows' sums and the
-    /// head (the release build targets the x86-64 baseline, whose vectors are SSE2's).
+    /// head (the release build targets the x86-64 baseline, whose vectors are SSE2's;
+    /// evidence: docs/strength-log.md, "The network's vector code").
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn network_value_avx2(&mut self, board: &Board) -> f32 {
