@@ -168,3 +168,22 @@ fn a_damaged_network_is_refused_and_the_classical_evaluation_plays() {
     play_a_few_moves(&["--net", bad]);
     std::fs::remove_dir_all(dir).ok();
 }
+
+/// The repository's networks load, name their rule in their file name, and play.
+#[test]
+fn the_repositorys_networks_load_and_play() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "frnn") {
+            continue;
+        }
+        let net = ferrum::net::load(&path).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(net.rule.name()), "{name}: {:?}", net.rule);
+        play_a_few_moves(&["--net", path.to_str().unwrap()]);
+        count += 1;
+    }
+    assert!(count > 0, "no network in {}", dir.display());
+}
