@@ -26,8 +26,8 @@ impl NetWeights {
     }
 
     /// The value logit for `side` to move from the board's summed, clipped cell
-    /// features (`pool`, in units of 1/`ACC_ONE`) over `cells` cells.
-    /// Sums in the trainer's order (`Head::value`), so the result is the same to the bit.
+    /// features (`pool`, in units of 1/`ACC_ONE`) over `cells` cells, summed in the
+    /// trainer's order (`Head::value`), so that the result is the same to the bit.
     #[inline(always)]
     pub fn value_from_pool(&self, side: Color, pool: &[i32; FEATURES], cells: usize) -> f32 {
         let scale = 1.0 / (ACC_ONE as f32 * cells as f32);

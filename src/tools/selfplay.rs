@@ -93,11 +93,8 @@ pub fn selfplay(o: &SelfplayOptions, nets: &[Arc<NetWeights>]) -> Result<(Totals
         openings: o.board.spec(),
         nodes: o.nodes,
         seed: o.board.seed,
-        nets: nets
-            .iter()
-            .filter(|n| n.rule == o.board.rule)
-            .cloned()
-            .collect(),
+        // The engine picks the network of the game's rule (`Engine::net_for`).
+        nets: nets.to_vec(),
         ..Settings::new(o.board.rule, size, size)
     };
     let excluded = o.board.excluded()?;
