@@ -134,7 +134,8 @@ pub fn run(depth: i32, nets: &[Arc<NetWeights>], use_net: bool) -> Vec<String> {
         ));
     }
     if use_net {
-        for net in nets {
+        let built_in = crate::net::builtin::networks();
+        for net in if nets.is_empty() { built_in } else { nets } {
             let (update, value) = net_costs(net);
             lines.push(format!(
                 "Network ({}): {update:.0} ns to update for a move and take it back, {value:.0} ns per value",

@@ -105,10 +105,14 @@ impl Engine {
         self.use_net = use_net;
     }
 
-    /// The network that evaluates positions of `rule`, if the engine uses one.
+    /// The network that evaluates positions of `rule`, if the engine uses one: a
+    /// loaded one, else the built-in one of that rule.
     pub fn net_for(&self, rule: Rule) -> Option<&NetWeights> {
-        let net = self.nets.iter().find(|n| n.rule == rule);
-        net.filter(|_| self.use_net).map(|n| &**n)
+        if !self.use_net {
+            return None;
+        }
+        let loaded = self.nets.iter().find(|n| n.rule == rule).map(|n| &**n);
+        loaded.or_else(|| crate::net::builtin::for_rule(rule))
     }
 
     pub fn threads(&self) -> usize {

@@ -25,7 +25,8 @@ struct Cli {
     #[arg(long, value_name = "N", value_parser = ferrum::tools::parallel::threads)]
     threads: Option<usize>,
     /// Evaluation: the classical pattern evaluation, or the network of the game's rule
-    /// where there is one [default: net with --net, else classical]
+    /// (a --net file's, else the built-in one; freestyle has one; other rules play
+    /// classical) [default: net with --net, else classical]
     #[arg(long, value_enum)]
     eval: Option<Eval>,
     /// A network file to evaluate its rule with (repeat for other rules)
@@ -82,14 +83,14 @@ fn main() {
         log.set_file(path);
     }
     // A network that does not load is reported and left out: the engine plays on with
-    // the evaluations it has.
+    // the evaluations it has (the rule's built-in network, else the classical one).
     let nets: Vec<Arc<NetWeights>> = cli
         .net
         .iter()
         .filter_map(|path| match ferrum::net::load(path) {
             Ok(net) => Some(Arc::new(net)),
             Err(e) => {
-                eprintln!("pbrain-ferrum: {e:#}; using the classical evaluation instead");
+                eprintln!("pbrain-ferrum: {e:#}; using the built-in evaluation instead");
                 log::warn!("{e:#}");
                 None
             }
@@ -135,7 +136,7 @@ fn main() {
             ),
             Err(e) => failed("scan-moves", &format!("{e:#}")),
         },
-        Command::Selfplay(o) => match selfplay::selfplay(&o, if use_net { &nets } else { &[] }) {
+        Command::Selfplay(o) => match selfplay::selfplay(&o, &nets, use_net) {
             Ok((t, secs)) => println!(
                 "selfplay: {} games ({} Black wins, {} White wins, {} draws), {} positions in {secs:.0} s ({:.0} positions per hour) appended to {}",
                 t.games,

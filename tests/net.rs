@@ -1,6 +1,6 @@
 //! The learned evaluation end to end through the binary: balanced openings,
 //! self-play, training, and games evaluated by the trained network; a damaged network
-//! file is refused with a clear message and the engine plays on with the classical
+//! file is refused with a clear message and the engine plays on with its built-in
 //! evaluation.
 
 mod engine_process;
@@ -153,7 +153,7 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
 }
 
 #[test]
-fn a_damaged_network_is_refused_and_the_classical_evaluation_plays() {
+fn a_damaged_network_is_refused_and_the_built_in_evaluation_plays() {
     let dir = scratch("damaged");
     let bad = dir.join("bad.frnn");
     std::fs::write(&bad, b"FRNN\x01\x00 this is not a network").unwrap();
@@ -161,7 +161,7 @@ fn a_damaged_network_is_refused_and_the_classical_evaluation_plays() {
     let out = ferrum(&["--net", bad, "bench", "3"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("bad.frnn") && err.contains("classical"),
+        err.contains("bad.frnn") && err.contains("built-in evaluation"),
         "{err}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("Bench:"));
@@ -186,4 +186,29 @@ fn the_repositorys_networks_load_and_play() {
         count += 1;
     }
     assert!(count > 0, "no network in {}", dir.display());
+}
+
+/// The built-in freestyle network plays with `--eval net` and no file, and `bench`
+/// reports its costs; the classical evaluation keeps its signature.
+#[test]
+fn the_built_in_network_plays() {
+    let out = ferrum(&["--eval", "net", "bench", "3"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Network (freestyle): "), "{text}");
+    let classical = String::from_utf8(ferrum(&["bench", "3"]).stdout).unwrap();
+    let nodes = |t: &str| {
+        t.lines()
+            .last()
+            .unwrap()
+            .split(' ')
+            .nth(1)
+            .unwrap()
+            .to_owned()
+    };
+    assert_ne!(
+        nodes(&text),
+        nodes(&classical),
+        "the network searches otherwise"
+    );
+    play_a_few_moves(&["--eval", "net"]);
 }

@@ -1,6 +1,7 @@
 //! The learned evaluation: line-shape features, the network and its trainer.
 
 pub mod accumulator;
+pub mod builtin;
 pub mod file;
 pub mod inference;
 pub mod model;

@@ -12,7 +12,7 @@ use crate::rng::Rng;
 use super::shape::{shape, SHAPES};
 
 /// Values per cell feature.
-pub const FEATURES: usize = 32;
+pub const FEATURES: usize = 16;
 /// Units of the value head's hidden layer.
 pub const HIDDEN: usize = 32;
 /// A search score `s` means a win probability of `sigmoid(s / SCORE_SCALE)`.

@@ -33,9 +33,12 @@ pub struct Settings {
     /// The game is a draw after this many stones (the full board otherwise).
     pub max_stones: usize,
     pub seed: u64,
-    /// Networks the searches evaluate with (a generation's games after the first),
-    /// none for the classical evaluation.
+    /// Networks the searches evaluate with (a generation's games after the first);
+    /// a rule without one here uses its built-in one.
     pub nets: Vec<Arc<NetWeights>>,
+    /// Whether the searches evaluate with a network: false for the classical
+    /// evaluation's games (generation 0).
+    pub use_net: bool,
 }
 
 impl Settings {
@@ -47,6 +50,7 @@ impl Settings {
             max_stones: width * height,
             seed: 1,
             nets: Vec::new(),
+            use_net: false,
         }
     }
 }
@@ -83,7 +87,7 @@ pub fn run(
             .map_init(
                 || {
                     let mut engine = Engine::new(settings.tt_bytes, 1);
-                    engine.set_nets(&settings.nets, !settings.nets.is_empty());
+                    engine.set_nets(&settings.nets, settings.use_net);
                     engine
                 },
                 |engine, i| play_game(settings, i, engine, excluded),
@@ -197,6 +201,7 @@ mod tests {
         let classical = play_two(&settings, 0).0;
         let model = crate::net::model::Model::random(3);
         settings.nets = vec![Arc::new(NetWeights::quantize(&model, Rule::Renju))];
+        settings.use_net = true;
         let with_net = play_two(&settings, 0).0;
         assert_eq!(with_net, play_two(&settings, 0).0);
         assert_ne!(with_net, classical);

@@ -87,7 +87,12 @@ pub struct SelfplayOptions {
 }
 
 /// Plays the games and appends them to `--out`; returns the totals and the seconds.
-pub fn selfplay(o: &SelfplayOptions, nets: &[Arc<NetWeights>]) -> Result<(Totals, f64)> {
+/// `nets` and `use_net` as the engine's (`--net`, `--eval`).
+pub fn selfplay(
+    o: &SelfplayOptions,
+    nets: &[Arc<NetWeights>],
+    use_net: bool,
+) -> Result<(Totals, f64)> {
     let size = o.board.size as usize;
     let settings = Settings {
         openings: o.board.spec(),
@@ -95,6 +100,7 @@ pub fn selfplay(o: &SelfplayOptions, nets: &[Arc<NetWeights>]) -> Result<(Totals
         seed: o.board.seed,
         // The engine picks the network of the game's rule (`Engine::net_for`).
         nets: nets.to_vec(),
+        use_net,
         ..Settings::new(o.board.rule, size, size)
     };
     let excluded = o.board.excluded()?;
