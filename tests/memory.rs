@@ -81,8 +81,15 @@ fn threat_searches_stay_under_max_memory() {
 /// the peak of the whole process (VmHWM) stays under it.
 #[test]
 fn a_whole_game_stays_under_a_limit_sent_after_start() {
+    // The network's tables and state count too.
+    for args in [&[][..], &["--eval", "net"]] {
+        game_under_limit(args);
+    }
+}
+
+fn game_under_limit(args: &[&str]) {
     const GAME_LIMIT: u64 = 40_000_000;
-    let mut engine = EngineProcess::start();
+    let mut engine = EngineProcess::start_with(args);
     assert_eq!(engine.reply("START 20\n"), "OK");
     let after_start = peak_rss_bytes(engine.id());
     engine.send(&format!(
@@ -120,7 +127,7 @@ fn a_whole_game_stays_under_a_limit_sent_after_start() {
     }
     let peak = peak_rss_bytes(engine.id());
     println!(
-        "peak RSS {:.1} MiB over a game (after START {:.1} MiB), max_memory {:.1} MiB",
+        "{args:?}: peak RSS {:.1} MiB over a game (after START {:.1} MiB), max_memory {:.1} MiB",
         peak as f64 / (1 << 20) as f64,
         after_start as f64 / (1 << 20) as f64,
         GAME_LIMIT as f64 / (1 << 20) as f64
