@@ -133,15 +133,19 @@ pub fn run(depth: i32, nets: &[Arc<NetWeights>], use_net: bool) -> Vec<String> {
             secs
         ));
     }
-    if use_net {
-        let built_in = crate::net::builtin::networks();
-        for net in if nets.is_empty() { built_in } else { nets } {
-            let (update, value) = net_costs(net);
-            lines.push(format!(
-                "Network ({}): {update:.0} ns to update for a move and take it back, {value:.0} ns per value",
-                net.rule.name()
-            ));
+    // The networks the searches used: the engine resolves loaded and built-in ones.
+    let mut rules: Vec<Rule> = Vec::new();
+    for pos in POSITIONS {
+        if !rules.contains(&pos.rule) {
+            rules.push(pos.rule);
         }
+    }
+    for net in rules.into_iter().filter_map(|r| engine.net_for(r)) {
+        let (update, value) = net_costs(net);
+        lines.push(format!(
+            "Network ({}): {update:.0} ns to update for a move and take it back, {value:.0} ns per value",
+            net.rule.name()
+        ));
     }
     let nps = (total_nodes as f64 / total_secs.max(1e-9)) as u64;
     lines.push(format!("Bench: {total_nodes} nodes {nps} nps"));

@@ -189,7 +189,7 @@ fn the_repositorys_networks_load_and_play() {
 }
 
 /// The built-in freestyle network plays with `--eval net` and no file, and `bench`
-/// reports its costs; the classical evaluation keeps its signature.
+/// searches with it (another node count than the classical one) and reports its costs.
 #[test]
 fn the_built_in_network_plays() {
     let out = ferrum(&["--eval", "net", "bench", "3"]);
