@@ -11,7 +11,7 @@
 # training report train.txt and the match match.txt. Environment: RULE (freestyle,
 # standard or renju; default freestyle), SIZE (default 15), GAMES (default 2000), NODES
 # per move (default 20000), SEED (default 1; a later run with another seed adds other
-# games), EPOCHS (default 4), TURN_MS of the match (default 100), MATCH_GAMES (default
+# games), EPOCHS (default 3), TURN_MS of the match (default 100), MATCH_GAMES (default
 # 200), THREADS (default: every core), NET (the previous generation's network: the
 # self-play searches with it, into a new DIR; unset for generation 0, the classical
 # evaluation's games). The figures of each step are in docs/strength-log.md.
@@ -42,9 +42,9 @@ step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move ${NET:+wit
 "$bin/pbrain-ferrum" "${generation[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
     --nodes "${NODES:-20000}" --seed "${SEED:-1}" "${exclude[@]}" "${threads[@]}" \
     --out "$dir/games.frsp"
-step "training: ${EPOCHS:-4} epochs"
-"$bin/pbrain-ferrum" train "$dir/games.frsp" --residual --epochs "${EPOCHS:-4}" "${threads[@]}" \
-    --out "$dir/net.frnn" | tee "$dir/train.txt"
+step "training: ${EPOCHS:-3} epochs"
+"$bin/pbrain-ferrum" train "$dir/games.frsp" --residual --result-weight 0.2 --learning-rate 0.004 \
+    --final-rate 0.1 --epochs "${EPOCHS:-3}" "${threads[@]}" --out "$dir/net.frnn" | tee "$dir/train.txt"
 if [ ! -f "$test_set" ]; then
     echo "no test openings $test_set: no match"
     exit 0

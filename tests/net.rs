@@ -127,13 +127,24 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     let net = dir.join("net.frnn");
     let net = net.to_str().unwrap();
     let out = ferrum(&[
-        "train", data, "--epochs", "2", "--batch", "32", "--out", net,
+        "train",
+        data,
+        "--epochs",
+        "2",
+        "--batch",
+        "32",
+        "--final-rate",
+        "0.5",
+        "--out",
+        net,
     ]);
     let report = String::from_utf8(out.stdout).unwrap();
     assert!(
         report.contains("epoch 2 train value") && report.contains("held-out"),
         "{report}"
     );
+    // The epoch written is the one with the lowest held-out loss.
+    assert!(report.contains("(freestyle network, epoch "), "{report}");
     assert!(ferrum::net::load(Path::new(net)).is_ok());
     // The benchmark searches with it and reports its costs.
     let out = ferrum(&["--net", net, "bench", "3"]);

@@ -16,6 +16,11 @@ use crate::selfplay::format::{GameRecord, NO_SCORE};
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub learning_rate: f32,
+    /// The rate falls linearly to this share of itself over `steps` (1: constant); a
+    /// falling rate keeps the last epochs from undoing what the first ones learned.
+    pub final_share: f32,
+    /// Steps over which the rate falls (the whole run's batches).
+    pub steps: u64,
     pub batch: usize,
     /// Weight of the game's result in the value target; the rest is the search score.
     pub result_weight: f32,
@@ -28,6 +33,8 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             learning_rate: 2e-3,
+            final_share: 1.0,
+            steps: 1,
             batch: 512,
             result_weight: 0.5,
             policy_weight: 1.0,
@@ -318,8 +325,9 @@ impl Trainer {
     }
 
     fn apply(&mut self, g: &Grad, n: usize) {
+        let progress = (self.step as f32 / self.settings.steps.max(1) as f32).min(1.0);
+        let lr = self.settings.learning_rate * (1.0 - (1.0 - self.settings.final_share) * progress);
         self.step += 1;
-        let lr = self.settings.learning_rate;
         let (b1, b2) = (0.9f32, 0.999f32);
         let c1 = 1.0 - b1.powi(self.step);
         let c2 = 1.0 - b2.powi(self.step);
@@ -443,6 +451,27 @@ mod tests {
             after.policy < before.policy * 0.8,
             "{before:?} -> {after:?}"
         );
+    }
+
+    #[test]
+    fn the_learning_rate_falls_to_its_final_share() {
+        let games = tiny_games();
+        let samples = split_samples(&games, 1_000_000, 3)[0].clone();
+        // One batch per epoch; the rate reaches zero after the first step.
+        let settings = Settings {
+            batch: samples.len(),
+            learning_rate: 1e-2,
+            final_share: 0.0,
+            steps: 1,
+            ..Settings::default()
+        };
+        let mut trainer = Trainer::new(Model::random(5), settings);
+        let start = trainer.model.clone();
+        trainer.epoch(&games, &samples, 0).unwrap();
+        let trained = trainer.model.clone();
+        assert_ne!(trained, start, "the first step learns at the full rate");
+        trainer.epoch(&games, &samples, 1).unwrap();
+        assert_eq!(trainer.model, trained, "at a share of zero nothing moves");
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct Options {
     pub batch: usize,
     #[arg(long, default_value_t = 2e-3)]
     pub learning_rate: f32,
+    /// Share of the learning rate left at the end: it falls linearly over the run
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
+    pub final_rate: f32,
     /// Weight of the game's result in the value target (the rest: the search score)
     #[arg(long, default_value_t = 0.5)]
     pub result_weight: f32,
@@ -57,7 +60,8 @@ fn describe(l: &Losses) -> String {
     )
 }
 
-/// Trains, printing a line per epoch to `out`; returns the last held-out losses.
+/// Trains, printing a line per epoch to `out`; writes the epoch with the lowest
+/// held-out loss and returns its held-out losses.
 pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     let mut games: Vec<GameRecord> = Vec::new();
     for path in &o.data {
@@ -81,6 +85,8 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     )?;
     let settings = Settings {
         learning_rate: o.learning_rate,
+        final_share: o.final_rate,
+        steps: (train.len().div_ceil(o.batch.max(1)) * o.epochs) as u64,
         batch: o.batch,
         result_weight: o.result_weight,
         policy_weight: o.policy_weight,
@@ -90,8 +96,11 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         residual: o.residual,
         ..Model::random(o.seed)
     };
+    let policy_weight = settings.policy_weight as f64;
+    let objective = |l: &Losses| l.value + policy_weight * l.policy;
     let mut trainer = Trainer::new(model, settings);
-    let mut last = Losses::default();
+    // The epoch with the lowest held-out loss is the one written (early stopping).
+    let mut best: Option<(usize, Losses, Model)> = None;
     let pool = parallel::pool(o.threads)?;
     for epoch in 0..o.epochs {
         let start = Instant::now();
@@ -99,18 +108,30 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
             let trained = trainer.epoch(&games, &train, epoch as u64)?;
             Ok((trained, trainer.measure(&games, &held)?))
         })?;
-        last = held_out;
         writeln!(
             out,
             "epoch {} train {} held-out {} {:.0} s",
             epoch + 1,
             describe(&trained),
-            describe(&last),
+            describe(&held_out),
             start.elapsed().as_secs_f64()
         )?;
+        if best
+            .as_ref()
+            .is_none_or(|b| objective(&held_out) < objective(&b.1))
+        {
+            best = Some((epoch + 1, held_out, trainer.model.clone()));
+        }
     }
-    let bytes = NetWeights::quantize(&trainer.model, rule).to_bytes();
+    let (epoch, losses, model) = best.unwrap_or((0, Losses::default(), trainer.model));
+    let bytes = NetWeights::quantize(&model, rule).to_bytes();
     std::fs::write(&o.out, bytes).with_context(|| format!("{}", o.out.display()))?;
-    writeln!(out, "wrote {} ({} network)", o.out.display(), rule.name())?;
-    Ok(last)
+    writeln!(
+        out,
+        "wrote {} ({} network, epoch {epoch}: held-out {})",
+        o.out.display(),
+        rule.name(),
+        describe(&losses)
+    )?;
+    Ok(losses)
 }
