@@ -7,7 +7,7 @@ use super::file::NetWeights;
 use crate::board::Rule;
 
 /// The files, one per rule that has a network (`nets/README.md` says how each was made).
-const FILES: [&[u8]; 1] = [include_bytes!("../../nets/freestyle-gen1.frnn")];
+const FILES: [&[u8]; 1] = [include_bytes!("../../nets/freestyle-gen2.frnn")];
 
 static NETWORKS: LazyLock<Vec<Arc<NetWeights>>> = LazyLock::new(|| {
     FILES
