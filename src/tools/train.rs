@@ -63,6 +63,9 @@ fn describe(l: &Losses) -> String {
 /// Trains, printing a line per epoch to `out`; writes the epoch with the lowest
 /// held-out loss and returns its held-out losses.
 pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
+    if !(0.0..=1.0).contains(&o.final_rate) {
+        bail!("--final-rate is a share of the learning rate, from 0 to 1");
+    }
     let mut games: Vec<GameRecord> = Vec::new();
     for path in &o.data {
         let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
