@@ -29,7 +29,7 @@ pub struct Options {
     #[arg(long, default_value_t = 2e-3)]
     pub learning_rate: f32,
     /// Share of the learning rate left at the end: it falls linearly over the run
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0)]
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = share)]
     pub final_rate: f32,
     /// Weight of the game's result in the value target (the rest: the search score)
     #[arg(long, default_value_t = 0.5)]
@@ -53,6 +53,14 @@ pub struct Options {
     pub threads: Option<usize>,
 }
 
+/// Parses `--final-rate`: a share of the learning rate, 0 to 1.
+fn share(s: &str) -> Result<f32, String> {
+    s.parse()
+        .ok()
+        .filter(|x| (0.0..=1.0).contains(x))
+        .ok_or_else(|| "--final-rate is a share of the learning rate, from 0 to 1".into())
+}
+
 fn describe(l: &Losses) -> String {
     format!(
         "value {:.4} policy {:.4} top1 {:.3}",
@@ -63,9 +71,6 @@ fn describe(l: &Losses) -> String {
 /// Trains, printing a line per epoch to `out`; writes the epoch with the lowest
 /// held-out loss and returns its held-out losses.
 pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
-    if !(0.0..=1.0).contains(&o.final_rate) {
-        bail!("--final-rate is a share of the learning rate, from 0 to 1");
-    }
     let mut games: Vec<GameRecord> = Vec::new();
     for path in &o.data {
         let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
