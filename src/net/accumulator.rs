@@ -222,30 +222,32 @@ impl<'n> NetState<'n> {
         (self.value(board) * units).clamp(-20_000.0, 20_000.0) as i32
     }
 
-    /// Adds `weight` times each move's policy logit to its ordering score.
-    pub fn add_policy(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
+    /// Each move's policy logit, in the list's order, into `out`.
+    pub fn policy(&mut self, board: &Board, moves: &[(Pos, i32)], out: &mut Vec<f32>) {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is true only where the CPU reported AVX2.
-            return unsafe { self.add_policy_avx2(board, moves, weight) };
+            return unsafe { self.policy_avx2(board, moves, out) };
         }
-        self.add_policy_any(board, moves, weight)
+        self.policy_any(board, moves, out)
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn add_policy_avx2(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
-        self.add_policy_any(board, moves, weight)
+    fn policy_avx2(&mut self, board: &Board, moves: &[(Pos, i32)], out: &mut Vec<f32>) {
+        self.policy_any(board, moves, out)
     }
 
     #[inline(always)]
-    fn add_policy_any(&mut self, board: &Board, moves: &mut [(Pos, i32)], weight: f32) {
+    fn policy_any(&mut self, board: &Board, moves: &[(Pos, i32)], out: &mut Vec<f32>) {
         self.catch_up(board);
         let side = board.to_move();
-        for (p, score) in moves.iter_mut() {
-            let logit = self.net.policy(side, &self.acc[p.idx()]);
-            *score = score.saturating_add((logit * weight) as i32);
-        }
+        out.clear();
+        out.extend(
+            moves
+                .iter()
+                .map(|(p, _)| self.net.policy(side, &self.acc[p.idx()])),
+        );
     }
 }
 
@@ -341,13 +343,13 @@ mod tests {
                         assert_eq!(state.shapes, fresh.shapes);
                         assert_eq!(value, net.evaluate(&board));
                         // The move order's policy scores come from the same state.
-                        let mut moves: Vec<(Pos, i32)> =
+                        let moves: Vec<(Pos, i32)> =
                             empty.iter().take(8).map(|&p| (p, 7)).collect();
-                        state.add_policy(&board, &mut moves, 100.0);
-                        for &(p, score) in &moves {
+                        let mut logits = Vec::new();
+                        state.policy(&board, &moves, &mut logits);
+                        for (&(p, _), &got) in moves.iter().zip(&logits) {
                             let acc = net.cell_feature(&board, p);
-                            let logit = net.policy(board.to_move(), &acc);
-                            assert_eq!(score, 7 + (logit * 100.0) as i32);
+                            assert_eq!(got, net.policy(board.to_move(), &acc));
                         }
                     }
                 }

@@ -21,7 +21,7 @@ pub const ASPIRATION_DELTA: i32 = 60;
 pub const ASPIRATION_MAX_DELTA: i32 = 1000;
 
 // ---------------------------------------------------------------------------------
-// Move order by the network's policy (`Worker::search`, step 4)
+// Move order and reductions by the network's policy (`Worker::search`, steps 4 and 6)
 // ---------------------------------------------------------------------------------
 
 /// Least depth at which, with a network, its policy orders the moves (plies): below
@@ -30,6 +30,15 @@ pub const POLICY_MIN_DEPTH: i32 = 2;
 /// Ordering score per policy logit, added to the generator's score (evaluation
 /// units): large enough that the policy decides the order of the generator's moves.
 pub const POLICY_WEIGHT: f32 = 1000.0;
+/// A late quiet move whose policy logit is at least this far below the node's best
+/// one (nats) is reduced by a ply more than the late-move reduction, and by another
+/// ply for each `POLICY_GAP_PER_PLY` beyond it, up to `POLICY_REDUCTION_MAX`
+/// (evidence: docs/strength-log.md, "Policy reductions").
+pub const POLICY_GAP_FIRST: f32 = 3.0;
+/// Nats of policy gap per further ply of reduction.
+pub const POLICY_GAP_PER_PLY: f32 = 1.5;
+/// Most plies the policy adds to a move's reduction.
+pub const POLICY_REDUCTION_MAX: i32 = 2;
 
 // ---------------------------------------------------------------------------------
 // Static pruning at quiet non-PV nodes (`Worker::static_prune`)

@@ -2,7 +2,10 @@
 //! and width limits, precomputed from their formulas, and the value the static pruning
 //! compares with its margins. The formulas' numbers are in `params.rs`.
 
-use super::params::{LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, WIDTH_CALM, WIDTH_SHARP};
+use super::params::{
+    LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, POLICY_GAP_FIRST, POLICY_GAP_PER_PLY,
+    POLICY_REDUCTION_MAX, WIDTH_CALM, WIDTH_SHARP,
+};
 use super::score::is_mate;
 use crate::tt::Bound;
 
@@ -91,6 +94,14 @@ fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
     (lmr_product(depth, i) / LMR_DIVISOR).round() as i32
 }
 
+/// Plies added to a late quiet move's reduction for a policy logit `gap` nats below
+/// the node's best: none below `POLICY_GAP_FIRST`, then one more per
+/// `POLICY_GAP_PER_PLY`, at most `POLICY_REDUCTION_MAX`.
+pub fn policy_reduction(gap: f32) -> i32 {
+    let plies = ((gap - POLICY_GAP_FIRST) / POLICY_GAP_PER_PLY).floor() + 1.0;
+    (plies.max(0.0) as i32).min(POLICY_REDUCTION_MAX)
+}
+
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the
 /// count grows as depth^1.32 (Rapfi's published shape), halved when the side to move's
 /// static evaluation has not improved over its previous turn.
@@ -169,6 +180,16 @@ mod tests {
                 assert_eq!(move_count_limit(depth, improving), want);
             }
         }
+    }
+
+    #[test]
+    fn the_policy_reduces_by_its_gap() {
+        use super::*;
+        assert_eq!(policy_reduction(0.0), 0);
+        assert_eq!(policy_reduction(POLICY_GAP_FIRST - 0.01), 0);
+        assert_eq!(policy_reduction(POLICY_GAP_FIRST), 1);
+        assert_eq!(policy_reduction(POLICY_GAP_FIRST + POLICY_GAP_PER_PLY), 2);
+        assert_eq!(policy_reduction(100.0), POLICY_REDUCTION_MAX);
     }
 
     #[test]

@@ -11,9 +11,12 @@ use super::params::{
     RFP_MARGIN, RFP_MAX_DEPTH, SE_MARGIN, SE_MIN_DEPTH, SE_TT_DEPTH_SLACK, WIDTH_MIN_PLY,
 };
 use super::picker::MovePicker;
-use super::pruning::{lmr, lmr_threat, move_count_limit, pruning_value, width_limit};
+use super::pruning::{
+    lmr, lmr_threat, move_count_limit, policy_reduction, pruning_value, width_limit,
+};
 use super::score::{from_tt, is_mate, lost_in, to_tt, win_in, INFINITE, MAX_PLY, WIN_BOUND};
 use super::{Limits, Progress, Reporter, SearchEvent, SharedState};
+use crate::board::types::CELLS;
 use crate::board::{Board, Color, Pos, Threat};
 use crate::eval::evaluate;
 use crate::net::accumulator::NetState;
@@ -63,12 +66,20 @@ fn tt_cut(e: TtEntry, depth: i32, ply: usize, alpha: i32, beta: i32, pv_node: bo
 /// `new_depth` minus it. Quiet moves are reduced from the third move on, threat moves
 /// (a three or four made or stopped) from the second, by less: threat moves are most
 /// of the late moves in the tree, so leaving them whole left the reductions almost
-/// unused (evidence: docs/strength-log.md, "Threat moves reduced"). The
-/// reduced search keeps at least one ply.
+/// unused (evidence: docs/strength-log.md, "Threat moves reduced"). A quiet move
+/// adds `policy_plies`, the network policy's verdict on it. The reduced search keeps
+/// at least one ply.
 #[inline(always)]
-fn reduction(depth: i32, new_depth: i32, i: usize, quiet: bool, pv_node: bool) -> i32 {
+fn reduction(
+    depth: i32,
+    new_depth: i32,
+    i: usize,
+    quiet: bool,
+    pv_node: bool,
+    policy_plies: i32,
+) -> i32 {
     let reduction = if quiet && depth >= LMR_QUIET_MIN_DEPTH && i >= LMR_QUIET_FIRST_MOVE {
-        lmr(depth, i) + !pv_node as i32
+        lmr(depth, i) + !pv_node as i32 + policy_plies
     } else if !quiet && depth >= LMR_THREAT_MIN_DEPTH {
         lmr_threat(depth, i) - pv_node as i32
     } else {
@@ -110,6 +121,11 @@ pub struct Worker<'a> {
     report: Option<Reporter<'a>>,
     /// The network's incremental state, when a network evaluates.
     net: Option<NetState<'a>>,
+    /// The policy's logits of a node's moves (scratch).
+    logits: Vec<f32>,
+    /// `policy_gaps[ply * CELLS + cell]`: how far the move's policy logit is below the
+    /// node's best one, in eighths of a nat; written where the policy ordered the node.
+    policy_gaps: Box<[u8]>,
 }
 
 #[derive(Clone, Debug)]
@@ -161,7 +177,7 @@ impl<'a> Worker<'a> {
             flushed_nodes: 0,
             seldepth: 0,
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
-            counter: vec![[Pos::NONE; 2]; crate::board::types::CELLS],
+            counter: vec![[Pos::NONE; 2]; CELLS],
             excluded: vec![Pos::NONE; MAX_PLY + 2],
             history: History::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
@@ -172,6 +188,8 @@ impl<'a> Worker<'a> {
             blocking: vec![false; MAX_PLY + 2],
             vcf: VcfSolver::lent(VcfLimits::default(), vcf_table),
             net: shared.net.map(|n| NetState::new(n, &board)),
+            logits: Vec::new(),
+            policy_gaps: vec![0; (MAX_PLY + 2) * CELLS].into_boxed_slice(),
             best: None,
             report,
             board,
@@ -390,11 +408,8 @@ impl<'a> Worker<'a> {
             ControlFlow::Break(score) => return score,
             ControlFlow::Continue(list) => list,
         };
-        if depth >= POLICY_MIN_DEPTH && list.len() > 1 {
-            if let Some(net) = &mut self.net {
-                net.add_policy(&self.board, &mut list, POLICY_WEIGHT);
-            }
-        }
+        let by_policy =
+            depth >= POLICY_MIN_DEPTH && list.len() > 1 && self.order_by_policy(ply, &mut list);
         // The root orders like any node (evidence: docs/strength-log.md,
         // "Root move order").
         let keys = std::mem::take(&mut self.pick_keys[ply]);
@@ -465,7 +480,12 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
-                let reduction = reduction(depth, new_depth, i, quiet, pv_node);
+                let policy_plies = if by_policy {
+                    policy_reduction(self.policy_gaps[ply * CELLS + mv.idx()] as f32 / 8.0)
+                } else {
+                    0
+                };
+                let reduction = reduction(depth, new_depth, i, quiet, pv_node, policy_plies);
                 score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
@@ -516,6 +536,23 @@ impl<'a> Worker<'a> {
                 .store(key, best_move, to_tt(best_score, ply), depth, bound);
         }
         best_score
+    }
+
+    /// Step 4 of `search`, with a network: adds the policy's logits to the move list's
+    /// ordering scores and keeps each move's gap to the best logit for its reduction.
+    /// False where no network evaluates.
+    fn order_by_policy(&mut self, ply: usize, list: &mut [(Pos, i32)]) -> bool {
+        let Some(net) = &mut self.net else {
+            return false;
+        };
+        net.policy(&self.board, list, &mut self.logits);
+        let best = self.logits.iter().copied().fold(f32::MIN, f32::max);
+        let gaps = &mut self.policy_gaps[ply * CELLS..];
+        for ((p, score), &logit) in list.iter_mut().zip(&self.logits) {
+            *score = score.saturating_add((logit * POLICY_WEIGHT) as i32);
+            gaps[p.idx()] = ((best - logit) * 8.0).min(255.0) as u8;
+        }
+        true
     }
 
     /// Step 3 of `search`: static pruning at quiet non-PV nodes where the opponent
