@@ -123,9 +123,9 @@ pub struct Worker<'a> {
     net: Option<NetState<'a>>,
     /// The policy's logits of a node's moves (scratch).
     logits: Vec<f32>,
-    /// `policy_gaps[ply * CELLS + cell]`: how far the move's policy logit is below the
-    /// node's best one, in eighths of a nat; written where the policy ordered the node.
-    policy_gaps: Box<[u8]>,
+    /// `policy_plies[ply * CELLS + cell]`: the plies the policy adds to the move's
+    /// reduction (`policy_reduction`); written where the policy ordered the node.
+    policy_plies: Box<[u8]>,
 }
 
 #[derive(Clone, Debug)]
@@ -189,7 +189,7 @@ impl<'a> Worker<'a> {
             vcf: VcfSolver::lent(VcfLimits::default(), vcf_table),
             net: shared.net.map(|n| NetState::new(n, &board)),
             logits: Vec::new(),
-            policy_gaps: vec![0; (MAX_PLY + 2) * CELLS].into_boxed_slice(),
+            policy_plies: vec![0; (MAX_PLY + 2) * CELLS].into_boxed_slice(),
             best: None,
             report,
             board,
@@ -480,8 +480,8 @@ impl<'a> Worker<'a> {
             if i == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, pv_node);
             } else {
-                let policy_plies = if by_policy {
-                    policy_reduction(self.policy_gaps[ply * CELLS + mv.idx()] as f32 / 8.0)
+                let policy_plies = if by_policy && quiet {
+                    self.policy_plies[ply * CELLS + mv.idx()] as i32
                 } else {
                     0
                 };
@@ -539,7 +539,8 @@ impl<'a> Worker<'a> {
     }
 
     /// Step 4 of `search`, with a network: adds the policy's logits to the move list's
-    /// ordering scores and keeps each move's gap to the best logit for its reduction.
+    /// ordering scores and keeps the plies its gap to the best logit adds to its
+    /// reduction.
     /// False where no network evaluates.
     fn order_by_policy(&mut self, ply: usize, list: &mut [(Pos, i32)]) -> bool {
         let Some(net) = &mut self.net else {
@@ -547,10 +548,10 @@ impl<'a> Worker<'a> {
         };
         net.policy(&self.board, list, &mut self.logits);
         let best = self.logits.iter().copied().fold(f32::MIN, f32::max);
-        let gaps = &mut self.policy_gaps[ply * CELLS..];
+        let plies = &mut self.policy_plies[ply * CELLS..];
         for ((p, score), &logit) in list.iter_mut().zip(&self.logits) {
             *score = score.saturating_add((logit * POLICY_WEIGHT) as i32);
-            gaps[p.idx()] = ((best - logit) * 8.0).min(255.0) as u8;
+            plies[p.idx()] = policy_reduction(best - logit) as u8;
         }
         true
     }
