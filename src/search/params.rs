@@ -101,6 +101,9 @@ pub const MOVE_COUNT_POWER: f64 = 1.32;
 /// Width limit on a calm board (no four, no open three): round(a sqrt(depth) - b) moves
 /// up to `max` (PentaZen 0.4.18's published table), as (a, b, max).
 pub const WIDTH_CALM: (f64, f64, usize) = (15.0, 12.0, 32);
+/// The calm width limit with a network, whose policy orders the moves (evidence:
+/// docs/strength-log.md, "Width with a network").
+pub const WIDTH_CALM_NET: (f64, f64, usize) = (12.0, 12.0, 32);
 /// Width limit on a sharp board (a four or an open three on it), as (a, b, max).
 pub const WIDTH_SHARP: (f64, f64, usize) = (5.0, 2.0, 8);
 /// First ply where the width limit applies (the root and its replies are searched

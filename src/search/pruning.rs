@@ -4,7 +4,7 @@
 
 use super::params::{
     LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, POLICY_GAP_FIRST, POLICY_GAP_PER_PLY,
-    POLICY_REDUCTION_MAX, WIDTH_CALM, WIDTH_SHARP,
+    POLICY_REDUCTION_MAX, WIDTH_CALM, WIDTH_CALM_NET, WIDTH_SHARP,
 };
 use super::score::is_mate;
 use crate::tt::Bound;
@@ -27,8 +27,8 @@ struct Tables {
     lmr: Box<[[[u8; 2]; TABLE_MOVES]; TABLE_DEPTHS]>,
     /// `[depth]`: quiet moves searched at a non-PV node that is improving.
     move_count: [usize; TABLE_DEPTHS],
-    /// `[depth][calm]`: the width limit.
-    width: [[usize; 2]; TABLE_DEPTHS],
+    /// `[depth][net][calm]`: the width limit.
+    width: [[[usize; 2]; 2]; TABLE_DEPTHS],
 }
 
 static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
@@ -44,7 +44,9 @@ static TABLES: std::sync::LazyLock<Tables> = std::sync::LazyLock::new(|| {
     Tables {
         lmr,
         move_count: std::array::from_fn(|d| move_count_formula(d as i32)),
-        width: std::array::from_fn(|d| [false, true].map(|calm| width_formula(d as i32, calm))),
+        width: std::array::from_fn(|d| {
+            [false, true].map(|net| [false, true].map(|calm| width_formula(d as i32, calm, net)))
+        }),
     }
 });
 
@@ -125,19 +127,25 @@ fn move_count_formula(depth: i32) -> usize {
 
 /// Moves searched at a node of `depth` below the first two plies, on a calm board
 /// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
-/// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables).
-pub fn width_limit(depth: i32, calm: bool) -> usize {
+/// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables). With a network
+/// (`net`) a calm board gets round(12 sqrt(d) - 12): the policy orders its moves well
+/// enough that the tail is seldom worth its nodes.
+pub fn width_limit(depth: i32, calm: bool, net: bool) -> usize {
     tabled(
         depth,
         0,
-        |t, d| t.width[d][calm as usize],
-        || width_formula(depth, calm),
+        |t, d| t.width[d][net as usize][calm as usize],
+        || width_formula(depth, calm, net),
     )
 }
 
-fn width_formula(depth: i32, calm: bool) -> usize {
+fn width_formula(depth: i32, calm: bool, net: bool) -> usize {
     let d = depth.max(1) as f64;
-    let (a, b, max) = if calm { WIDTH_CALM } else { WIDTH_SHARP };
+    let (a, b, max) = match (calm, net) {
+        (true, false) => WIDTH_CALM,
+        (true, true) => WIDTH_CALM_NET,
+        (false, _) => WIDTH_SHARP,
+    };
     ((a * d.sqrt() - b).round() as usize).clamp(1, max)
 }
 
@@ -171,8 +179,11 @@ mod tests {
                 assert_eq!(lmr(depth, i), lmr_formula(depth, i), "{depth} {i}");
                 assert_eq!(lmr_threat(depth, i), lmr_threat_formula(depth, i));
             }
-            for calm in [false, true] {
-                assert_eq!(width_limit(depth, calm), width_formula(depth, calm));
+            for (calm, net) in [(false, false), (false, true), (true, false), (true, true)] {
+                assert_eq!(
+                    width_limit(depth, calm, net),
+                    width_formula(depth, calm, net)
+                );
             }
             for improving in [false, true] {
                 let full = move_count_formula(depth);
@@ -180,6 +191,19 @@ mod tests {
                 assert_eq!(move_count_limit(depth, improving), want);
             }
         }
+    }
+
+    #[test]
+    fn a_network_narrows_only_calm_boards() {
+        use super::*;
+        for depth in 1..40 {
+            assert_eq!(
+                width_limit(depth, false, true),
+                width_limit(depth, false, false)
+            );
+            assert!(width_limit(depth, true, true) <= width_limit(depth, true, false));
+        }
+        assert!(width_limit(4, true, true) < width_limit(4, true, false));
     }
 
     #[test]

@@ -661,7 +661,7 @@ impl<'a> Worker<'a> {
             let calm = Color::BOTH
                 .iter()
                 .all(|&c| self.board.threat_count_at_least(c, Threat::FLEX4) == 0);
-            width_limit(depth, calm)
+            width_limit(depth, calm, self.net.is_some())
         } else {
             usize::MAX
         }
