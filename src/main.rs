@@ -119,7 +119,11 @@ fn main() {
             Err(e) => failed("solve", &format!("{e:#}")),
         },
         Command::Analyze(o) => {
-            if let Err(e) = analyze::run(&o) {
+            let eval = analyze::EvalChoice {
+                nets: &nets,
+                use_net,
+            };
+            if let Err(e) = analyze::run(&o, &eval) {
                 failed("analyze", &e);
             }
         }

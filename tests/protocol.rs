@@ -1274,9 +1274,15 @@ fn harness_board_model() {
 /// taken). With `press_enter`, Enter is sent once the first `depth` line is out, and the
 /// time is counted from Enter (a fixed wait before it raced the first iteration on a
 /// busy machine); otherwise from the start. Fails if it runs past `cap`.
-fn run_analyze(args: &[&str], press_enter: bool, cap: Duration) -> (Vec<String>, Duration) {
+fn run_analyze(
+    engine_args: &[&str],
+    args: &[&str],
+    press_enter: bool,
+    cap: Duration,
+) -> (Vec<String>, Duration) {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(engine_args)
         .arg("analyze")
         .args(args)
         .env_remove("FERRUM_LOG")
@@ -1375,6 +1381,7 @@ fn analyze_deepens_and_stops_on_time() {
     // A quiet middle-game freestyle position (Black to move after 10 stones).
     let moves = "h8,h9,i9,g7,j10,k11,i8,i10,g10,h11";
     let (lines, took) = run_analyze(
+        &["--eval", "net"],
         &[
             "--rule",
             "freestyle",
@@ -1394,6 +1401,8 @@ fn analyze_deepens_and_stops_on_time() {
         lines[0].starts_with("position: freestyle 15x15, Black to move"),
         "{lines:?}"
     );
+    // The engine's options choose the evaluation, as in protocol mode.
+    assert_eq!(lines[1], "evaluation: network", "{lines:?}");
     let depths = analyze_depths(&lines);
     assert!(depths.len() >= 3, "too few iterations: {lines:?}");
     assert!(
@@ -1412,6 +1421,7 @@ fn analyze_deepens_and_stops_on_time() {
 #[test]
 fn analyze_stops_on_enter() {
     let (lines, took) = run_analyze(
+        &[],
         &[
             "--rule",
             "renju",
@@ -1428,6 +1438,7 @@ fn analyze_stops_on_enter() {
         "Enter did not stop it: {} ms after Enter",
         took.as_millis()
     );
+    assert_eq!(lines[1], "evaluation: classical", "{lines:?}");
     assert!(!analyze_depths(&lines).is_empty(), "{lines:?}");
     assert!(
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),

@@ -100,8 +100,14 @@ fn lmr_threat_formula(depth: i32, i: usize) -> i32 {
 /// the node's best: none below `POLICY_GAP_FIRST`, then one more per
 /// `POLICY_GAP_PER_PLY`, at most `POLICY_REDUCTION_MAX`.
 pub fn policy_reduction(gap: f32) -> i32 {
-    let plies = ((gap - POLICY_GAP_FIRST) / POLICY_GAP_PER_PLY).floor() + 1.0;
-    (plies.max(0.0) as i32).min(POLICY_REDUCTION_MAX)
+    // A cast truncates, which floors a non-negative value without a call to `floorf`
+    // (the baseline x86-64 target has no rounding instruction).
+    let steps = (gap - POLICY_GAP_FIRST) / POLICY_GAP_PER_PLY;
+    if steps < 0.0 {
+        0
+    } else {
+        (steps as i32).saturating_add(1).min(POLICY_REDUCTION_MAX)
+    }
 }
 
 /// Quiet moves searched at a non-PV node of `depth` before the rest are pruned: the

@@ -1,9 +1,11 @@
 //! `pbrain-ferrum analyze`: analysis of one position from the command line.
 //!
 //! ```text
-//! pbrain-ferrum analyze --rule R --size N --moves h8,i9,... [--time-ms T] [--threads N]
+//! pbrain-ferrum [--eval net] [--net FILE] analyze --rule R --size N --moves h8,i9,... [--time-ms T] [--threads N]
 //! ```
 //!
+//! It evaluates as the engine's options say (a line `evaluation: network` or
+//! `classical` follows the position's).
 //! The moves are in move-list notation (letter = x, number = y + 1; Black first). The
 //! search runs until Enter is pressed, the time limit passes (`--time-ms`, 0 = none)
 //! or the maximum depth is reached, and prints one line per completed iteration:
@@ -17,12 +19,19 @@
 
 use crate::board::{Board, Pos, Rule};
 use crate::engine::{default_threads, Engine, DEFAULT_TT_BYTES};
+use crate::net::file::NetWeights;
 use crate::search::score::format_score;
 use crate::search::{Limits, SearchEvent};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// The evaluation the engine's options chose (`--eval`, `--net`).
+pub struct EvalChoice<'a> {
+    pub nets: &'a [Arc<NetWeights>],
+    pub use_net: bool,
+}
 
 /// What the command line asks for.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
@@ -142,6 +151,7 @@ fn signed(score: i32) -> String {
 /// `out`. `stop` ends the search early (the caller sets it on Enter).
 pub(crate) fn analyze(
     o: &Options,
+    eval: &EvalChoice,
     stop: &AtomicBool,
     out: &mut (dyn Write + Send),
 ) -> Result<(), String> {
@@ -173,7 +183,13 @@ pub(crate) fn analyze(
         return Ok(());
     }
     let threads = o.threads.unwrap_or_else(default_threads);
-    let engine = Engine::new(DEFAULT_TT_BYTES, threads);
+    let mut engine = Engine::new(DEFAULT_TT_BYTES, threads);
+    engine.set_nets(eval.nets, eval.use_net);
+    let evaluation = match engine.net_for(o.rule) {
+        Some(_) => "network",
+        None => "classical",
+    };
+    writeln!(out, "evaluation: {evaluation}").map_err(io)?;
     let start = Instant::now();
     let limit = if o.time_ms == 0 {
         Duration::MAX
@@ -221,7 +237,7 @@ pub(crate) fn analyze(
 }
 
 /// The `analyze` subcommand: starts the Enter watcher and analyses.
-pub fn run(o: &Options) -> Result<(), String> {
+pub fn run(o: &Options, eval: &EvalChoice) -> Result<(), String> {
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = stop.clone();
     let has_limit = o.time_ms > 0;
@@ -240,7 +256,7 @@ pub fn run(o: &Options) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())?;
     let mut stdout = std::io::stdout();
-    analyze(o, &stop, &mut stdout)
+    analyze(o, eval, &stop, &mut stdout)
 }
 
 #[cfg(test)]
@@ -295,10 +311,15 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut buf: Vec<u8> = Vec::new();
         let t = Instant::now();
-        analyze(&o, &stop, &mut buf).unwrap();
+        let eval = EvalChoice {
+            nets: &[],
+            use_net: true,
+        };
+        analyze(&o, &eval, &stop, &mut buf).unwrap();
         assert!(t.elapsed() < Duration::from_millis(2000));
         let text = String::from_utf8(buf).unwrap();
         assert!(text.contains("Black to move after 10"), "{text}");
+        assert!(text.contains("evaluation: network"), "{text}");
         // One iteration at least, not two: on a loaded two-core machine 300 ms can
         // give this search a single depth.
         assert!(text.lines().any(|l| l.starts_with("depth ")), "{text}");
