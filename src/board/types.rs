@@ -52,7 +52,7 @@ impl Color {
 
     /// The 2-bit cell code of a stone of this colour (see [`Cell`]).
     #[inline(always)]
-    pub fn cell(self) -> Cell {
+    pub const fn cell(self) -> Cell {
         match self {
             Color::Black => Cell::Black,
             Color::White => Cell::White,

@@ -4,8 +4,6 @@
 //! shape, so the two sides are an unordered pair. The engine and the trainer both read
 //! shapes through here, from the board's line keys.
 
-use std::sync::LazyLock;
-
 use crate::board::{Board, Cell, Color, Pos};
 
 /// Cells on each side of the centre that a shape sees.
@@ -17,27 +15,35 @@ const PAIRS: usize = SIDES * (SIDES + 1) / 2;
 /// Shapes: a pair of sides and the centre (empty, own, opponent's).
 pub const SHAPES: usize = PAIRS * 3;
 
-/// `PAIR_OF[colour][key bits of the 8 cells]`: the pair index of both sides.
-static PAIR_OF: LazyLock<Box<[[u16; 1 << 16]; 2]>> = LazyLock::new(|| {
-    let mut table = Box::new([[0u16; 1 << 16]; 2]);
-    for own in Color::BOTH {
-        for bits in 0..1usize << 16 {
-            let code = |slot: usize| (bits >> (2 * slot)) as u32 & 3;
-            // Slots 0..4 hold offsets -4..-1, slots 4..8 offsets 1..4.
-            let left = side_index([3, 2, 1, 0].map(code), own);
-            let right = side_index([4, 5, 6, 7].map(code), own);
-            let (a, b) = (left.min(right), left.max(right));
-            table[own.idx()][bits] = (b * (b + 1) / 2 + a) as u16;
+/// `SIDE_OF[colour][half][key byte]`: one side's index from the byte of its four
+/// cells in the line key (half 0: offsets -4..-1, nearest in the top slot; half 1:
+/// offsets 1..4, nearest in the bottom slot). Built at compile time: 1 KiB that stays
+/// in the first-level cache, where a table of the pairs (256 KiB) missed it on every
+/// shape the network's update reads.
+static SIDE_OF: [[[u8; 256]; 2]; 2] = {
+    let mut table = [[[0u8; 256]; 2]; 2];
+    let mut own = 0;
+    while own < 2 {
+        let colour = if own == 0 { Color::Black } else { Color::White };
+        let mut byte = 0;
+        while byte < 256 {
+            let b = byte as u32;
+            let c = [b & 3, (b >> 2) & 3, (b >> 4) & 3, (b >> 6) & 3];
+            table[own][0][byte] = side_index([c[3], c[2], c[1], c[0]], colour) as u8;
+            table[own][1][byte] = side_index(c, colour) as u8;
+            byte += 1;
         }
+        own += 1;
     }
     table
-});
+};
 
 /// One side's index from its cells' codes, nearest first.
-fn side_index(codes: [u32; REACH], own: Color) -> usize {
+const fn side_index(codes: [u32; REACH], own: Color) -> usize {
     const FIRST: [usize; REACH + 1] = [0, 1, 4, 13, 40];
     let (mut index, mut weight, mut seen) = (0, 1, 0);
-    for code in codes {
+    while seen < REACH {
+        let code = codes[seen];
         if code == Cell::Wall as u32 {
             break;
         }
@@ -50,11 +56,13 @@ fn side_index(codes: [u32; REACH], own: Color) -> usize {
 
 /// 0 empty, 1 a stone of `own`, 2 the opponent's.
 #[inline(always)]
-fn trit(code: u32, own: Color) -> usize {
-    match code {
-        0 => 0,
-        c if c == own.cell() as u32 => 1,
-        _ => 2,
+const fn trit(code: u32, own: Color) -> usize {
+    if code == 0 {
+        0
+    } else if code == own.cell() as u32 {
+        1
+    } else {
+        2
     }
 }
 
@@ -67,7 +75,11 @@ pub fn shape(board: &Board, p: Pos, dir: usize, own: Color) -> usize {
         Cell::Wall => 0,
         c => trit(c as u32, own),
     };
-    PAIR_OF[own.idx()][bits] as usize * 3 + centre
+    let sides = &SIDE_OF[own.idx()];
+    let left = sides[0][bits & 0xff] as usize;
+    let right = sides[1][bits >> 8] as usize;
+    let (a, b) = (left.min(right), left.max(right));
+    (b * (b + 1) / 2 + a) * 3 + centre
 }
 
 #[cfg(test)]
