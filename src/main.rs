@@ -114,16 +114,12 @@ fn main() {
                 println!("{line}");
             }
         }
-        Command::Solve(o) => match solve::run(&o, &mut std::io::stdout()) {
+        Command::Solve(o) => match solve::run(&o, &nets, use_net, &mut std::io::stdout()) {
             Ok(summary) => eprintln!("{summary}"),
             Err(e) => failed("solve", &format!("{e:#}")),
         },
         Command::Analyze(o) => {
-            let eval = analyze::EvalChoice {
-                nets: &nets,
-                use_net,
-            };
-            if let Err(e) = analyze::run(&o, &eval) {
+            if let Err(e) = analyze::run(&o, &nets, use_net) {
                 failed("analyze", &e);
             }
         }

@@ -283,14 +283,17 @@ fn no_false_win_from_a_misplaced_side_to_move() {
     std::fs::create_dir_all(&dir).unwrap();
     let input = dir.join("in.jsonl");
     std::fs::write(&input, puzzle + "\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .args(["solve", "--time-ms", "1000"])
-        .arg(&input)
-        .output()
-        .expect("running solve");
+    // With either evaluation: `solve` evaluates as `--eval` says.
+    for eval in ["classical", "net"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .args(["--eval", eval, "solve", "--time-ms", "1000"])
+            .arg(&input)
+            .output()
+            .expect("running solve");
+        let answer =
+            serde_json::from_str::<Json>(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
+        let result = answer.get("result").and_then(Json::as_str).unwrap();
+        assert_ne!(result, "win", "{eval}: {answer:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
-    let answer =
-        serde_json::from_str::<Json>(String::from_utf8(out.stdout).unwrap().trim()).unwrap();
-    let result = answer.get("result").and_then(Json::as_str).unwrap();
-    assert_ne!(result, "win", "{answer:?}");
 }

@@ -27,12 +27,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The evaluation the engine's options chose (`--eval`, `--net`).
-pub struct EvalChoice<'a> {
-    pub nets: &'a [Arc<NetWeights>],
-    pub use_net: bool,
-}
-
 /// What the command line asks for.
 #[derive(clap::Args, Clone, Debug, PartialEq)]
 pub struct Options {
@@ -151,7 +145,8 @@ fn signed(score: i32) -> String {
 /// `out`. `stop` ends the search early (the caller sets it on Enter).
 pub(crate) fn analyze(
     o: &Options,
-    eval: &EvalChoice,
+    nets: &[Arc<NetWeights>],
+    use_net: bool,
     stop: &AtomicBool,
     out: &mut (dyn Write + Send),
 ) -> Result<(), String> {
@@ -184,7 +179,7 @@ pub(crate) fn analyze(
     }
     let threads = o.threads.unwrap_or_else(default_threads);
     let mut engine = Engine::new(DEFAULT_TT_BYTES, threads);
-    engine.set_nets(eval.nets, eval.use_net);
+    engine.set_nets(nets, use_net);
     let evaluation = match engine.net_for(o.rule) {
         Some(_) => "network",
         None => "classical",
@@ -237,7 +232,8 @@ pub(crate) fn analyze(
 }
 
 /// The `analyze` subcommand: starts the Enter watcher and analyses.
-pub fn run(o: &Options, eval: &EvalChoice) -> Result<(), String> {
+/// `nets` and `use_net` as the engine's (`--net`, `--eval`).
+pub fn run(o: &Options, nets: &[Arc<NetWeights>], use_net: bool) -> Result<(), String> {
     let stop = Arc::new(AtomicBool::new(false));
     let watcher = stop.clone();
     let has_limit = o.time_ms > 0;
@@ -256,7 +252,7 @@ pub fn run(o: &Options, eval: &EvalChoice) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())?;
     let mut stdout = std::io::stdout();
-    analyze(o, eval, &stop, &mut stdout)
+    analyze(o, nets, use_net, &stop, &mut stdout)
 }
 
 #[cfg(test)]
@@ -311,11 +307,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut buf: Vec<u8> = Vec::new();
         let t = Instant::now();
-        let eval = EvalChoice {
-            nets: &[],
-            use_net: true,
-        };
-        analyze(&o, &eval, &stop, &mut buf).unwrap();
+        analyze(&o, &[], true, &stop, &mut buf).unwrap();
         assert!(t.elapsed() < Duration::from_millis(2000));
         let text = String::from_utf8(buf).unwrap();
         assert!(text.contains("Black to move after 10"), "{text}");

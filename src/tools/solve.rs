@@ -9,6 +9,7 @@
 
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
+use crate::net::file::NetWeights;
 use crate::search::score::{WIN, WIN_BOUND};
 use crate::search::Limits;
 use crate::tactics::cutoff::Cutoff;
@@ -21,6 +22,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of the solve tool.
@@ -288,7 +290,13 @@ pub(crate) fn solution_json(id: &str, s: &Solution) -> String {
 
 /// Runs the tool: JSON lines to `out` in the file's order, the summary returned for
 /// stderr. Every line is read before any is solved, so that a bad line costs no time.
-pub fn run(opts: &SolveOptions, out: &mut dyn std::io::Write) -> Result<String> {
+/// `nets` and `use_net` as the engine's (`--net`, `--eval`).
+pub fn run(
+    opts: &SolveOptions,
+    nets: &[Arc<NetWeights>],
+    use_net: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<String> {
     let file = opts.file.display();
     let text = std::fs::read_to_string(&opts.file).with_context(|| format!("reading {file}"))?;
     let puzzles = text
@@ -307,7 +315,8 @@ pub fn run(opts: &SolveOptions, out: &mut dyn std::io::Write) -> Result<String> 
             .par_iter()
             .map_init(
                 || {
-                    let engine = Engine::new(64 << 20, 1);
+                    let mut engine = Engine::new(64 << 20, 1);
+                    engine.set_nets(nets, use_net);
                     (engine, VcfSolver::new(VcfLimits::default()))
                 },
                 |(engine, vcf), puzzle| {
