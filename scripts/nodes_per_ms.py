@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Ferrum's search speed in play, from its own logs.
+
+`bench` searches a few sparse positions, where the network's share of a node's cost is
+smaller than in games; this reads what a match really got. For every move request in
+Ferrum's `--log` files (a `<< TURN`, `<< BEGIN` or `<< BOARD` line), it takes the
+nodes of the `Move: ... nodes N` line that follows and the time from the request's
+arrival to the answer (`>> x,y`), both as logged, and prints per log file and over all
+of them: moves searched (those with nodes), their mean time and nodes per millisecond.
+Give each engine its own log file (`--log`), e.g.
+
+    ferrum-arena --engine "pbrain-ferrum --threads 1 --eval net --log net.log" \\
+                 --engine "pbrain-ferrum --threads 1 --log classical.log" --turn-ms 200 ...
+    scripts/nodes_per_ms.py net.log classical.log
+"""
+import re
+import sys
+from datetime import datetime
+
+REQUEST = re.compile(r"\] << (TURN|BEGIN|BOARD)")
+MOVE = re.compile(r"Move: .*\bnodes (\d+)")
+ANSWER = re.compile(r"\] >> \d+,\d+")
+
+
+def stamp(line):
+    """Seconds of the line's ISO timestamp (`2026-12-05T14:20:01.273123Z [INFO] ...`)."""
+    text = line.split()[0].rstrip("Z")
+    whole, _, fraction = text.partition(".")
+    return datetime.fromisoformat(whole).timestamp() + float("0." + (fraction or "0"))
+
+
+def moves(path):
+    """(nodes, seconds) of every searched move in one log."""
+    out, asked, nodes = [], None, None
+    with open(path, errors="replace") as f:
+        for line in f:
+            if REQUEST.search(line):
+                asked, nodes = stamp(line), None
+            elif (m := MOVE.search(line)) and asked is not None:
+                nodes = int(m.group(1))
+            elif ANSWER.search(line) and asked is not None and nodes:
+                out.append((nodes, stamp(line) - asked))
+                asked = None
+    return out
+
+
+def report(name, rows):
+    if not rows:
+        print(f"{name}: no searched move")
+        return
+    nodes = sum(n for n, _ in rows)
+    seconds = sum(s for _, s in rows)
+    print(f"{name}: {len(rows)} moves, mean {1000 * seconds / len(rows):.0f} ms, "
+          f"{nodes / seconds / 1000:.0f} nodes/ms")
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    every = []
+    for path in sys.argv[1:]:
+        rows = moves(path)
+        report(path, rows)
+        every += rows
+    if len(sys.argv) > 2:
+        report("all", every)
+
+
+if __name__ == "__main__":
+    main()
