@@ -106,6 +106,9 @@ pub const WIDTH_CALM: (f64, f64, usize) = (15.0, 12.0, 32);
 pub const WIDTH_CALM_NET: (f64, f64, usize) = (12.0, 12.0, 32);
 /// Width limit on a sharp board (a four or an open three on it), as (a, b, max).
 pub const WIDTH_SHARP: (f64, f64, usize) = (5.0, 2.0, 8);
+/// The sharp width limit with a network (evidence: docs/strength-log.md, "Width with a
+/// network").
+pub const WIDTH_SHARP_NET: (f64, f64, usize) = (4.0, 2.0, 8);
 /// First ply where the width limit applies (the root and its replies are searched
 /// whole).
 pub const WIDTH_MIN_PLY: usize = 2;

@@ -4,7 +4,7 @@
 
 use super::params::{
     LMR_DIVISOR, MOVE_COUNT_BASE, MOVE_COUNT_POWER, POLICY_GAP_FIRST, POLICY_GAP_PER_PLY,
-    POLICY_REDUCTION_MAX, WIDTH_CALM, WIDTH_CALM_NET, WIDTH_SHARP,
+    POLICY_REDUCTION_MAX, WIDTH_CALM, WIDTH_CALM_NET, WIDTH_SHARP, WIDTH_SHARP_NET,
 };
 use super::score::is_mate;
 use crate::tt::Bound;
@@ -134,8 +134,8 @@ fn move_count_formula(depth: i32) -> usize {
 /// Moves searched at a node of `depth` below the first two plies, on a calm board
 /// (no four, no open three) or not: round(15 sqrt(d) - 12) up to 32 and
 /// round(5 sqrt(d) - 2) up to 8 (PentaZen 0.4.18's published tables). With a network
-/// (`net`) a calm board gets round(12 sqrt(d) - 12): the policy orders its moves well
-/// enough that the tail is seldom worth its nodes.
+/// (`net`) they are round(12 sqrt(d) - 12) and round(4 sqrt(d) - 2): the policy orders
+/// the moves well enough that the tail is seldom worth its nodes.
 pub fn width_limit(depth: i32, calm: bool, net: bool) -> usize {
     tabled(
         depth,
@@ -150,7 +150,8 @@ fn width_formula(depth: i32, calm: bool, net: bool) -> usize {
     let (a, b, max) = match (calm, net) {
         (true, false) => WIDTH_CALM,
         (true, true) => WIDTH_CALM_NET,
-        (false, _) => WIDTH_SHARP,
+        (false, false) => WIDTH_SHARP,
+        (false, true) => WIDTH_SHARP_NET,
     };
     ((a * d.sqrt() - b).round() as usize).clamp(1, max)
 }
@@ -200,16 +201,15 @@ mod tests {
     }
 
     #[test]
-    fn a_network_narrows_only_calm_boards() {
+    fn a_network_narrows_the_width() {
         use super::*;
         for depth in 1..40 {
-            assert_eq!(
-                width_limit(depth, false, true),
-                width_limit(depth, false, false)
-            );
-            assert!(width_limit(depth, true, true) <= width_limit(depth, true, false));
+            for calm in [false, true] {
+                assert!(width_limit(depth, calm, true) <= width_limit(depth, calm, false));
+            }
         }
         assert!(width_limit(4, true, true) < width_limit(4, true, false));
+        assert!(width_limit(1, false, true) < width_limit(1, false, false));
     }
 
     #[test]
