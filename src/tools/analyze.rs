@@ -1,7 +1,8 @@
 //! `pbrain-ferrum analyze`: analysis of one position from the command line.
 //!
 //! ```text
-//! pbrain-ferrum [--eval net] [--net FILE] analyze --rule R --size N --moves h8,i9,... [--time-ms T] [--threads N]
+//! pbrain-ferrum [--eval net] [--net FILE] analyze --rule R --size N --moves h8,i9,...
+//!     [--time-ms T] [--threads N]
 //! ```
 //!
 //! It evaluates as the engine's options say (a line `evaluation: network` or
