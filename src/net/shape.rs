@@ -17,14 +17,14 @@ pub const SHAPES: usize = PAIRS * 3;
 
 /// `SIDE_OF[colour][half][key byte]`: one side's index from the byte of its four
 /// cells in the line key (half 0: offsets -4..-1, nearest in the top slot; half 1:
-/// offsets 1..4, nearest in the bottom slot). Built at compile time: 1 KiB that stays
-/// in the first-level cache, where a table of the pairs (256 KiB) missed it on every
-/// shape the network's update reads.
+/// offsets 1..4, nearest in the bottom slot). Built at compile time: 1 KiB stays in the
+/// first-level cache, which a table of whole pairs (256 KiB) would miss on the
+/// network's every update.
 static SIDE_OF: [[[u8; 256]; 2]; 2] = {
     let mut table = [[[0u8; 256]; 2]; 2];
     let mut own = 0;
     while own < 2 {
-        let colour = if own == 0 { Color::Black } else { Color::White };
+        let colour = Color::BOTH[own];
         let mut byte = 0;
         while byte < 256 {
             let b = byte as u32;
