@@ -158,6 +158,12 @@ impl Rule {
     pub fn has_forbidden(self, c: Color) -> bool {
         self == Rule::Renju && c == Color::Black
     }
+
+    /// Whether both colours play by the same rules, so that a position with its
+    /// colours swapped is worth for the other side what it was worth.
+    pub fn colours_alike(self) -> bool {
+        self != Rule::Renju
+    }
 }
 
 /// A cell index into the padded array. `Pos::NONE` is "no move".

@@ -43,11 +43,12 @@ impl Default for Settings {
     }
 }
 
-/// A training position: game and ply.
+/// A training position: game and ply, as played or with its colours swapped.
 #[derive(Clone, Copy, Debug)]
 pub struct Sample {
     pub game: u32,
     pub ply: u16,
+    pub swapped: bool,
 }
 
 /// Mean losses over a set of positions.
@@ -89,10 +90,26 @@ pub fn split_samples(games: &[GameRecord], holdout_every: u64, seed: u64) -> [Ve
             out[held as usize].push(Sample {
                 game: g as u32,
                 ply: ply as u16,
+                swapped: false,
             });
         }
     }
     out
+}
+
+/// Adds each sample again with its colours swapped, where the game's rule treats both
+/// colours alike: the shapes are read from Black's side, so a swapped position teaches
+/// each shape's row what its colour-swapped twin learns, and the other side's head.
+pub fn add_colour_swaps(games: &[GameRecord], samples: &mut Vec<Sample>) {
+    let swaps: Vec<Sample> = samples
+        .iter()
+        .filter(|s| !s.swapped && games[s.game as usize].rule.colours_alike())
+        .map(|s| Sample {
+            swapped: true,
+            ..*s
+        })
+        .collect();
+    samples.extend(swaps);
 }
 
 /// The board before ply `ply` of `game`, the move played and the targets.
@@ -103,16 +120,34 @@ struct Position {
     value: f32,
 }
 
-fn position(game: &GameRecord, ply: usize, result_weight: f32) -> Result<Position> {
-    let (board, best) = game.board_before(ply)?;
-    let score = game.plies[ply].score;
+fn position(game: &GameRecord, sample: Sample, result_weight: f32) -> Result<Position> {
+    let (board, best) = game.board_before(sample.ply as usize)?;
+    let score = game.plies[sample.ply as usize].score;
     let result = game.result_for(board.to_move()) as f32 * 0.5 + 0.5;
     let value = if score == NO_SCORE {
         result
     } else {
         result_weight * result + (1.0 - result_weight) * sigmoid(score as f32 / SCORE_SCALE)
     };
+    // The side to move's target, whichever colour it plays.
+    let board = if sample.swapped {
+        colours_swapped(&board)?
+    } else {
+        board
+    };
     Ok(Position { board, best, value })
+}
+
+/// `board` with every stone's colour and the side to move swapped.
+fn colours_swapped(board: &Board) -> Result<Board> {
+    let mut out = Board::new(board.width(), board.height(), board.rule())?;
+    for &(p, c) in board.history() {
+        // The side to move is saved with each stone (the classical evaluation reads it).
+        out.set_to_move(c.opp());
+        out.make(p, c.opp());
+    }
+    out.set_to_move(board.to_move().opp());
+    Ok(out)
 }
 
 /// Gradients of a set of positions, summed.
@@ -295,7 +330,7 @@ impl Trainer {
                 let mut g = Grad::new();
                 for s in chunk {
                     let game = &games[s.game as usize];
-                    let mut pos = position(game, s.ply as usize, self.settings.result_weight)?;
+                    let mut pos = position(game, *s, self.settings.result_weight)?;
                     g.add_position(&self.model, &mut pos, &self.settings, backward);
                 }
                 Ok(g)
@@ -381,7 +416,8 @@ fn value_of(model: &Model, board: &mut Board) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rule;
+    use crate::board::{Cell, Rule};
+    use crate::net::model::classical_logit;
     use crate::selfplay::format::Ply;
 
     fn tiny_games() -> Vec<GameRecord> {
@@ -428,6 +464,49 @@ mod tests {
             ..black_row.clone()
         };
         vec![black_row, white_col]
+    }
+
+    fn sample(ply: u16) -> Sample {
+        Sample {
+            game: 0,
+            ply,
+            swapped: false,
+        }
+    }
+
+    #[test]
+    fn a_swapped_position_is_the_same_for_the_other_side() {
+        let mut games = tiny_games();
+        let mut samples = split_samples(&games, 1_000_000, 3)[0].clone();
+        let played = samples.len();
+        add_colour_swaps(&games, &mut samples);
+        assert_eq!(samples.len(), 2 * played);
+        for ply in 0..games[0].plies.len() as u16 {
+            let plain = position(&games[0], sample(ply), 0.5).unwrap();
+            let swapped = Sample {
+                swapped: true,
+                ..sample(ply)
+            };
+            let swapped = position(&games[0], swapped, 0.5).unwrap();
+            assert_eq!(swapped.board.to_move(), plain.board.to_move().opp());
+            assert_eq!(swapped.best, plain.best);
+            assert_eq!(swapped.value, plain.value);
+            for p in plain.board.all_cells() {
+                let (a, b) = (plain.board.cell(p), swapped.board.cell(p));
+                assert_eq!(a == Cell::Empty, b == Cell::Empty);
+                assert!(a == Cell::Empty || a != b, "{p:?}");
+            }
+            // The classical evaluation, which a residual network adds to, agrees.
+            assert_eq!(
+                classical_logit(&plain.board),
+                classical_logit(&swapped.board)
+            );
+        }
+        // Renju's colours differ: nothing is swapped.
+        games.iter_mut().for_each(|g| g.rule = Rule::Renju);
+        let mut samples = split_samples(&games, 1_000_000, 3)[0].clone();
+        add_colour_swaps(&games, &mut samples);
+        assert_eq!(samples.len(), played);
     }
 
     #[test]
@@ -483,11 +562,11 @@ mod tests {
             ..Settings::default()
         };
         let model = Model::random(9);
-        let mut pos = position(&games[0], 4, 1.0).unwrap();
+        let mut pos = position(&games[0], sample(4), 1.0).unwrap();
         let mut g = Grad::new();
         g.add_position(&model, &mut pos, &settings, true);
         let loss = |m: &Model| {
-            let mut pos = position(&games[0], 4, 1.0).unwrap();
+            let mut pos = position(&games[0], sample(4), 1.0).unwrap();
             let p = sigmoid(value_of(m, &mut pos.board)) as f64;
             let t = pos.value as f64;
             -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())

@@ -10,7 +10,7 @@ use std::time::Instant;
 use super::parallel;
 use crate::net::file::NetWeights;
 use crate::net::model::Model;
-use crate::net::train::{split_samples, Losses, Settings, Trainer};
+use crate::net::train::{add_colour_swaps, split_samples, Losses, Settings, Trainer};
 use crate::selfplay::format::{read_games, GameRecord};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -48,6 +48,10 @@ pub struct Options {
     /// Learn a correction to the classical evaluation instead of the whole value
     #[arg(long)]
     pub residual: bool,
+    /// Train on every position twice, the second time with its colours swapped (rules
+    /// that treat both colours alike; the held-out set stays as played)
+    #[arg(long)]
+    pub colour_swap: bool,
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N", value_parser = parallel::threads)]
     pub threads: Option<usize>,
@@ -84,6 +88,9 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     }
     let [mut train, held] = split_samples(&games, o.holdout, o.seed);
     train.truncate((train.len() as f64 * o.fraction.clamp(0.0, 1.0)) as usize);
+    if o.colour_swap {
+        add_colour_swaps(&games, &mut train);
+    }
     writeln!(
         out,
         "{} games, {} training positions, {} held out",
