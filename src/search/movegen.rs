@@ -156,19 +156,22 @@ fn is_shaped(mine: Threat, theirs: Threat) -> bool {
 
 /// Any legal move for the side to move, for when the search has nothing better
 /// (board almost full, or every candidate forbidden).
+/// When every empty cell is forbidden (renju's Black, board nearly full), the first
+/// empty cell: the protocol must answer something.
 pub fn any_legal_move(board: &mut Board) -> Option<Pos> {
+    legal_move_nearest_centre(board).or_else(|| board.all_cells().find(|&p| board.is_empty(p)))
+}
+
+/// The legal move of the side to move nearest the centre; `None` when it has none.
+pub fn legal_move_nearest_centre(board: &mut Board) -> Option<Pos> {
     let us = board.to_move();
-    let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
     let centre = board.center();
     let dist = |p: Pos| {
         (p.x() as i64 - centre.x() as i64).abs() + (p.y() as i64 - centre.y() as i64).abs()
     };
-    let mut by_centre = cells.clone();
+    let mut by_centre: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
     by_centre.sort_by_key(|&p| dist(p));
-    by_centre
-        .into_iter()
-        .find(|&p| board.is_legal(us, p))
-        .or_else(|| cells.first().copied())
+    by_centre.into_iter().find(|&p| board.is_legal(us, p))
 }
 
 /// A legal straight four (or double four) of the side to move: with no five of the
@@ -215,8 +218,35 @@ pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rule;
+    use crate::board::{Color, Rule};
     use crate::tools::sample::Lcg;
+
+    /// Renju's Black cannot move when the only empty cell is an overline: self-play
+    /// ends that game as a draw, the protocol still answers a cell.
+    #[test]
+    fn black_has_no_legal_move_when_the_last_cell_is_an_overline() {
+        let rows = ["BBB.BB", "WWBBWW", "BBWWBB", "WWBBWW", "BBWWBB"];
+        let mut board = Board::new(6, 5, Rule::Renju).unwrap();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, cell) in row.chars().enumerate() {
+                let c = match cell {
+                    'B' => Color::Black,
+                    'W' => Color::White,
+                    _ => continue,
+                };
+                board.make(board.pos(x as i64, y as i64).unwrap(), c);
+            }
+        }
+        let last = board.pos(3, 0);
+        board.set_to_move(Color::Black);
+        assert_eq!(legal_move_nearest_centre(&mut board), None);
+        assert_eq!(any_legal_move(&mut board), last);
+        board.set_to_move(Color::White);
+        assert_eq!(legal_move_nearest_centre(&mut board), last);
+        let mut freestyle = board.with_rule(Rule::Freestyle);
+        freestyle.set_to_move(Color::Black);
+        assert_eq!(legal_move_nearest_centre(&mut freestyle), last);
+    }
 
     /// The move list of a position without a threat the floors answer: the shaped
     /// candidates when there are `MIN_SHAPED_MOVES` of them, else every candidate, in

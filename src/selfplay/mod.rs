@@ -18,6 +18,7 @@ use crate::engine::Engine;
 use crate::net::file::NetWeights;
 use crate::openings::{cells, Opening};
 use crate::rng::Rng;
+use crate::search::movegen::legal_move_nearest_centre;
 use crate::search::Limits;
 use format::{GameRecord, Ply};
 use random_openings::{balanced_opening, OpeningSpec};
@@ -140,6 +141,11 @@ pub fn play_game(
         let found = engine.search(&board, &limits, &AtomicBool::new(false), &|_| {});
         let c = board.to_move();
         let Some(p) = found.best.filter(|&p| board.is_legal(c, p)) else {
+            // Renju: on a nearly full board every empty cell can be forbidden for
+            // Black, who then cannot move: a draw.
+            if legal_move_nearest_centre(&mut board).is_none() {
+                break;
+            }
             bail!(
                 "game {index}: the search gave no legal move after {}",
                 board.move_count()
