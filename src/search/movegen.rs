@@ -154,10 +154,9 @@ fn is_shaped(mine: Threat, theirs: Threat) -> bool {
     (mine != Threat::NONE) | (theirs != Threat::NONE)
 }
 
-/// Any legal move for the side to move, for when the search has nothing better
-/// (board almost full, or every candidate forbidden).
-/// When every empty cell is forbidden (renju's Black, board nearly full), the first
-/// empty cell: the protocol must answer something.
+/// Any legal move for the side to move, for when the search has nothing better (board
+/// almost full, or every candidate forbidden); when every empty cell is forbidden
+/// (renju's Black), the first empty cell: the protocol must answer something.
 pub fn any_legal_move(board: &mut Board) -> Option<Pos> {
     legal_move_nearest_centre(board).or_else(|| board.all_cells().find(|&p| board.is_empty(p)))
 }

@@ -142,7 +142,7 @@ pub fn play_game(
         let c = board.to_move();
         let Some(p) = found.best.filter(|&p| board.is_legal(c, p)) else {
             // Renju: on a nearly full board every empty cell can be forbidden for
-            // Black, who then cannot move: a draw.
+            // Black, who then cannot move: a draw, as renju's rules (Black passes).
             if legal_move_nearest_centre(&mut board).is_none() {
                 break;
             }
