@@ -39,9 +39,11 @@ fn is_move(line: &str) -> bool {
     parts.len() == 2 && parts.iter().all(|&v| v < 15)
 }
 
-fn play_a_few_moves(args: &[&str]) {
+/// A few moves under Gomocup rule number `rule`.
+fn play_a_few_moves(args: &[&str], rule: i64) {
     let mut engine = EngineProcess::start_with(args);
     assert_eq!(engine.reply("START 15\n"), "OK");
+    engine.send(&format!("INFO rule {rule}\n"));
     engine.send("INFO timeout_turn 200\n");
     let first = engine.reply("BEGIN\n");
     assert!(is_move(&first), "{first}");
@@ -154,7 +156,7 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
         "{text}"
     );
     // The engine plays with it, from the command line and switched by INFO.
-    play_a_few_moves(&["--net", net]);
+    play_a_few_moves(&["--net", net], 0);
     let mut engine = EngineProcess::start_with(&["--net", net, "--eval", "classical"]);
     assert_eq!(engine.reply("START 15\n"), "OK");
     engine.send("INFO eval net\nINFO timeout_turn 100\n");
@@ -176,7 +178,7 @@ fn a_damaged_network_is_refused_and_the_built_in_evaluation_plays() {
         "{err}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("Bench:"));
-    play_a_few_moves(&["--net", bad]);
+    play_a_few_moves(&["--net", bad], 0);
     std::fs::remove_dir_all(dir).ok();
 }
 
@@ -193,13 +195,13 @@ fn the_repositorys_networks_load_and_play() {
         let net = ferrum::net::load(&path).unwrap();
         let name = path.file_name().unwrap().to_str().unwrap();
         assert!(name.starts_with(net.rule.name()), "{name}: {:?}", net.rule);
-        play_a_few_moves(&["--net", path.to_str().unwrap()]);
+        play_a_few_moves(&["--net", path.to_str().unwrap()], net.rule.gomocup_value());
         count += 1;
     }
     assert!(count > 0, "no network in {}", dir.display());
 }
 
-/// The built-in freestyle network plays with `--eval net` and no file, and `bench`
+/// The built-in networks play with `--eval net` and no file, and `bench`
 /// searches with it (another node count than the classical one) and reports its costs.
 #[test]
 fn the_built_in_network_plays() {
@@ -221,5 +223,7 @@ fn the_built_in_network_plays() {
         nodes(&classical),
         "the network searches otherwise"
     );
-    play_a_few_moves(&["--eval", "net"]);
+    play_a_few_moves(&["--eval", "net"], 0);
+    // Renju's built-in network: Black's moves must stay legal.
+    play_a_few_moves(&["--eval", "net"], 4);
 }

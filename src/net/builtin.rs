@@ -7,7 +7,10 @@ use super::file::NetWeights;
 use crate::board::Rule;
 
 /// The files, one per rule that has a network (`nets/README.md` says how each was made).
-const FILES: [&[u8]; 1] = [include_bytes!("../../nets/freestyle-gen2.frnn")];
+const FILES: [&[u8]; 2] = [
+    include_bytes!("../../nets/freestyle-gen2.frnn"),
+    include_bytes!("../../nets/renju-gen0.frnn"),
+];
 
 static NETWORKS: LazyLock<Vec<Arc<NetWeights>>> = LazyLock::new(|| {
     FILES
@@ -37,6 +40,7 @@ mod tests {
     fn every_built_in_network_loads() {
         assert_eq!(networks().len(), FILES.len());
         assert!(for_rule(Rule::Freestyle).is_some());
-        assert!(for_rule(Rule::Renju).is_none());
+        assert!(for_rule(Rule::Renju).is_some());
+        assert!(for_rule(Rule::Standard).is_none());
     }
 }
