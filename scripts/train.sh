@@ -38,13 +38,15 @@ mkdir -p "$bin"
 # A copy, so that a rebuild under a running step changes nothing.
 cp "$root/target/release/pbrain-ferrum" "$root/target/release/ferrum-arena" "$bin/"
 step() { echo "== $1 ($(date +%H:%M:%S))"; }
+# shellcheck source=scripts/train-recipe.sh
+. "$root/scripts/train-recipe.sh"
 step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move ${NET:+with $NET}"
 "$bin/pbrain-ferrum" "${generation[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
     --nodes "${NODES:-20000}" --seed "${SEED:-1}" "${exclude[@]}" "${threads[@]}" \
     --out "$dir/games.frsp"
 step "training: ${EPOCHS:-3} epochs"
-"$bin/pbrain-ferrum" train "$dir/games.frsp" --residual --result-weight 0.2 --learning-rate 0.004 \
-    --final-rate 0.1 --epochs "${EPOCHS:-3}" "${threads[@]}" --out "$dir/net.frnn" | tee "$dir/train.txt"
+"$bin/pbrain-ferrum" train "$dir/games.frsp" "${TRAIN_RECIPE[@]}" "${threads[@]}" --out "$dir/net.frnn" \
+    | tee "$dir/train.txt"
 if [ ! -f "$test_set" ]; then
     echo "no test openings $test_set: no match"
     exit 0
