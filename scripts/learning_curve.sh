@@ -6,8 +6,8 @@
 #   scripts/learning_curve.sh DIR DATA.frsp...
 #
 # DIR receives curve-SHARE.frnn and curve-SHARE.txt (the trainer's report) per share,
-# curve.txt, the table, and gains.txt: the losses' gain per doubling of the data and,
-# from the last three rows, the value floor that the gains point to. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
+# curve.txt, the table, and gains.txt: the held-out losses' gain per doubling of the
+# data between rows. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
 # (default 3), THREADS (default: every core).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,22 +38,13 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
     tail -1 "$dir/curve.txt"
 done
 cat "$dir/curve.txt"
-# Aitken's extrapolation: if each doubling gains a fixed fraction of the last, the
-# remaining gains sum to g2^2 / (g1 - g2) below the last row.
+# A gain per doubling near zero is what "more data stops helping" means here.
 awk 'NR == 1 { next }
 {
     n[NR] = $2; v[NR] = $3; p[NR] = $4
     if (NR > 2) {
         d = log(n[NR] / n[NR - 1]) / log(2)
-        g[NR] = (v[NR - 1] - v[NR]) / d
         printf "%s -> %s positions: value gain %.4f, policy gain %.4f per doubling\n",
-            n[NR - 1], n[NR], g[NR], (p[NR - 1] - p[NR]) / d
-    }
-}
-END {
-    if (NR >= 4 && g[NR - 1] > g[NR] && g[NR] > 0) {
-        rest = g[NR] * g[NR] / (g[NR - 1] - g[NR])
-        printf "value floor if the gains keep falling geometrically: %.4f (%.4f below the last row)\n",
-            v[NR] - rest, rest
+            n[NR - 1], n[NR], (v[NR - 1] - v[NR]) / d, (p[NR - 1] - p[NR]) / d
     }
 }' "$dir/curve.txt" | tee "$dir/gains.txt"
