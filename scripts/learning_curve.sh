@@ -39,12 +39,8 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
 done
 cat "$dir/curve.txt"
 # A gain per doubling near zero is what "more data stops helping" means here.
-awk 'NR == 1 { next }
-{
-    n[NR] = $2; v[NR] = $3; p[NR] = $4
-    if (NR > 2) {
-        d = log(n[NR] / n[NR - 1]) / log(2)
-        printf "%s -> %s positions: value gain %.4f, policy gain %.4f per doubling\n",
-            n[NR - 1], n[NR], (v[NR - 1] - v[NR]) / d, (p[NR - 1] - p[NR]) / d
-    }
-}' "$dir/curve.txt" | tee "$dir/gains.txt"
+awk 'NR > 2 {
+    d = log($2 / n) / log(2)
+    printf "%s -> %s positions: value gain %.4f, policy gain %.4f per doubling\n", n, $2, (v - $3) / d, (p - $4) / d
+}
+{ n = $2; v = $3; p = $4 }' "$dir/curve.txt" | tee "$dir/gains.txt"
