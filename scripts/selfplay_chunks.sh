@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Self-play in numbered chunks that a stopped run resumes: chunk K holds games
+# K*CHUNK .. K*CHUNK+CHUNK-1 of the seed (selfplay's --first), so the chunks of one
+# seed are one long run's games, cut where it suits the machine's hours.
+#
+#   scripts/selfplay_chunks.sh DIR NAME FROM TO [SELFPLAY OPTIONS...]
+#
+# Plays chunks FROM..TO (inclusive) into DIR/NAME-KKK.frsp, skipping chunks already
+# written; a chunk is written to NAME-KKK.frsp.part and renamed when complete, so an
+# interrupted chunk is played again from its start. The options go to `pbrain-ferrum
+# selfplay` (--rule, --seed, --nodes, --exclude, --threads...; not --first, --games or
+# --out). Environment: CHUNK (games per chunk, default 1000), UNTIL (a time `date -d`
+# reads: no chunk starts after it), ENGINE (options before `selfplay`: `--eval net` or
+# `--net FILE` for a network's games), BIN (the engine binary, default a fresh release
+# build of this tree, copied into DIR so that a rebuild changes nothing under the run).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ $# -lt 4 ]; then
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+dir=$1 name=$2 from=$3 to=$4
+shift 4
+mkdir -p "$dir"
+chunk=${CHUNK:-1000}
+until_epoch=
+if [ -n "${UNTIL:-}" ]; then until_epoch=$(date -d "$UNTIL" +%s); fi
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    (cd "$root" && cargo build --release --quiet)
+    bin="$dir/pbrain-ferrum"
+    cp "$root/target/release/pbrain-ferrum" "$bin"
+fi
+read -r -a engine <<<"${ENGINE:-}"
+for ((k = from; k <= to; k++)); do
+    file=$(printf '%s/%s-%03d.frsp' "$dir" "$name" "$k")
+    if [ -f "$file" ]; then continue; fi
+    if [ -n "$until_epoch" ] && [ "$(date +%s)" -ge "$until_epoch" ]; then
+        echo "stopped before chunk $k: past $UNTIL"
+        exit 0
+    fi
+    rm -f "$file.part"
+    start=$(date +%s)
+    "$bin" "${engine[@]}" selfplay "$@" --first $((k * chunk)) --games "$chunk" --out "$file.part" |
+        tail -1
+    mv "$file.part" "$file"
+    echo "chunk $k: $file in $(($(date +%s) - start)) s"
+done
