@@ -148,6 +148,33 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     // The epoch written is the one with the lowest held-out loss.
     assert!(report.contains("(freestyle network, epoch "), "{report}");
     assert!(ferrum::net::load(Path::new(net)).is_ok());
+    // A next generation starts from it: at learning rate 0 it is written back unchanged;
+    // a network of another kind is refused.
+    let next = dir.join("next.frnn");
+    let next = next.to_str().unwrap();
+    let init = [
+        "train",
+        data,
+        "--epochs",
+        "1",
+        "--learning-rate",
+        "0",
+        "--out",
+        next,
+    ];
+    ferrum(&[&init[..], &["--init", net]].concat());
+    assert_eq!(std::fs::read(net).unwrap(), std::fs::read(next).unwrap());
+    let refused = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args([&init[..], &["--init", net, "--residual"]].concat())
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("is a freestyle network; the data is freestyle with --residual"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
     // The benchmark searches with it and reports its costs.
     let out = ferrum(&["--net", net, "bench", "3"]);
     let text = String::from_utf8(out.stdout).unwrap();

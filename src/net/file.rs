@@ -43,6 +43,21 @@ impl NetWeights {
         NetWeights::new(rule, shapes, model.heads.clone(), model.residual)
     }
 
+    /// The float model these weights came from, up to the table's rounding: where a
+    /// next generation's training starts (`train --init`).
+    pub fn model(&self) -> Model {
+        let shapes = self
+            .shapes
+            .iter()
+            .map(|row| row.map(|v| v as f32 / ACC_ONE as f32))
+            .collect();
+        Model {
+            shapes,
+            heads: self.heads.clone(),
+            residual: self.residual,
+        }
+    }
+
     fn new(rule: Rule, shapes: Vec<[i16; FEATURES]>, heads: [Head; 2], residual: bool) -> Self {
         let hidden_by_input = std::array::from_fn(|side| {
             std::array::from_fn(|k| std::array::from_fn(|j| heads[side].hidden_w[j][k]))
@@ -162,5 +177,14 @@ mod tests {
         let mut future = bytes;
         future[4] = 9;
         assert!(err(&future).contains("version 9"));
+    }
+
+    #[test]
+    fn the_model_of_a_network_quantizes_back_to_it() {
+        let net = NetWeights::quantize(&Model::random(5), Rule::Freestyle);
+        let model = net.model();
+        assert!(!model.residual);
+        assert_eq!(NetWeights::quantize(&model, Rule::Freestyle), net);
+        assert_ne!(model, Model::random(5), "the table is rounded, not copied");
     }
 }

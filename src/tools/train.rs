@@ -48,6 +48,10 @@ pub struct Options {
     /// Learn a correction to the classical evaluation instead of the whole value
     #[arg(long)]
     pub residual: bool,
+    /// Start from this network (of the data's rule) instead of random weights: a
+    /// next generation trained on from the last one
+    #[arg(long, value_name = "NET")]
+    pub init: Option<PathBuf>,
     /// Train on every position twice, the second time with its colours swapped (rules
     /// that treat both colours alike; the held-out set stays as played)
     #[arg(long)]
@@ -107,9 +111,29 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         policy_weight: o.policy_weight,
         seed: o.seed,
     };
-    let model = Model {
-        residual: o.residual,
-        ..Model::random(o.seed)
+    let model = match &o.init {
+        Some(path) => {
+            let net = crate::net::load(path)?;
+            if net.rule != rule || net.residual != o.residual {
+                bail!(
+                    "{} is a {}{} network; the data is {}{}",
+                    path.display(),
+                    net.rule.name(),
+                    if net.residual { " residual" } else { "" },
+                    rule.name(),
+                    if o.residual {
+                        " with --residual"
+                    } else {
+                        " without --residual"
+                    }
+                );
+            }
+            net.model()
+        }
+        None => Model {
+            residual: o.residual,
+            ..Model::random(o.seed)
+        },
     };
     let policy_weight = settings.policy_weight as f64;
     let objective = |l: &Losses| l.value + policy_weight * l.policy;
