@@ -1,14 +1,13 @@
 //! `scripts/selfplay_chunks.sh`, the resumable chunked self-play: its chunks must hold
-//! exactly the games of one uncut `selfplay` run of the same seed, a second call must
-//! leave written chunks alone and play only the missing ones, and an unfinished
-//! `.part` chunk must be played again from its start.
+//! exactly the games of one uncut `selfplay` run of the same seed (as the data format's
+//! reader reads them), a second call must leave written chunks alone and play only the
+//! missing ones, and an unfinished `.part` chunk must be played again from its start.
 
+use ferrum::selfplay::format::{read_games, GameRecord};
 use std::path::Path;
 use std::process::Command;
 
 const FERRUM: &str = env!("CARGO_BIN_EXE_pbrain-ferrum");
-/// The self-play file header (magic, version, reserved) before the first game.
-const HEADER: usize = 8;
 const OPTIONS: [&str; 6] = ["--nodes", "300", "--balance-nodes", "300", "--threads", "1"];
 
 fn chunks(dir: &Path, from: u32, to: u32) -> String {
@@ -32,8 +31,8 @@ fn chunks(dir: &Path, from: u32, to: u32) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-fn games(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap()[HEADER..].to_vec()
+fn games(path: &Path) -> Vec<GameRecord> {
+    read_games(&mut std::fs::File::open(path).unwrap()).unwrap()
 }
 
 #[test]
@@ -75,7 +74,7 @@ fn chunks_are_one_run_cut_and_resume() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let cut: Vec<u8> = (0..3)
+    let cut: Vec<GameRecord> = (0..3)
         .flat_map(|k| games(&dir.join(format!("c-{k:03}.frsp"))))
         .collect();
     assert!(!cut.is_empty());
