@@ -8,11 +8,12 @@
 # DIR receives curve-SHARE.frnn and curve-SHARE.txt (the trainer's report) per share,
 # curve.txt, the table, and gains.txt: the held-out losses' gain per doubling of the
 # data between rows. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
-# (default 3), THREADS (default: every core).
+# (default 3), THREADS (default: every core), NET (each share trains on from this
+# network, as train.sh's next generation does: the curve of one generation's games).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 2 ]; then
-    sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1

@@ -2,6 +2,14 @@
 # ones included), sourced by train.sh and learning_curve.sh so that both train alike: a
 # residual network (a learnt correction to the classical evaluation), the value target
 # mostly the search's score, the rate falling linearly to a tenth. EPOCHS (default 3).
+# With NET (the previous generation), training goes on from its weights at a quarter of
+# the rate for 2 epochs: renju generation 1 this way beat one trained from random
+# weights on more data, in a seventh of the time (docs/strength-log.md, session 82).
 # shellcheck shell=bash
 # shellcheck disable=SC2034
-TRAIN_RECIPE=(--residual --result-weight 0.2 --learning-rate 0.004 --final-rate 0.1 --epochs "${EPOCHS:-3}")
+if [ -n "${NET:-}" ]; then
+    TRAIN_RECIPE=(--init "$NET" --residual --result-weight 0.2 --learning-rate 0.001 --final-rate 0.1
+        --epochs "${EPOCHS:-2}")
+else
+    TRAIN_RECIPE=(--residual --result-weight 0.2 --learning-rate 0.004 --final-rate 0.1 --epochs "${EPOCHS:-3}")
+fi

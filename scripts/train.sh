@@ -13,12 +13,13 @@
 # per move (default 20000), SEED (default 1; a later run with another seed adds other
 # games), EPOCHS (default 3), TURN_MS of the match (default 100), MATCH_GAMES (default
 # 200), THREADS (default: every core), NET (the previous generation's network: the
-# self-play searches with it, into a new DIR; unset for generation 0, the classical
-# evaluation's games). The figures of each step are in docs/strength-log.md.
+# self-play searches with it, into a new DIR, training goes on from its weights and the
+# match is against it; unset for generation 0, the classical evaluation's games). The
+# figures of each step are in docs/strength-log.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1
@@ -31,7 +32,12 @@ if [ -f "$test_set" ]; then exclude=(--exclude "$test_set"); fi
 threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
 generation=()
-if [ -n "${NET:-}" ]; then generation=(--net "$NET"); fi
+# The match's opponent: the classical evaluation, or the generation this one learnt from.
+opponent=classical opponent_eval=
+if [ -n "${NET:-}" ]; then
+    generation=(--net "$NET")
+    opponent=previous opponent_eval=" --net $NET"
+fi
 (cd "$root" && cargo build --release --quiet)
 bin="$dir/bin"
 mkdir -p "$bin"
@@ -44,17 +50,17 @@ step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move ${NET:+wit
 "$bin/pbrain-ferrum" "${generation[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
     --nodes "${NODES:-20000}" --seed "${SEED:-1}" "${exclude[@]}" "${threads[@]}" \
     --out "$dir/games.frsp"
-step "training: ${EPOCHS:-3} epochs"
+step "training: ${TRAIN_RECIPE[*]}"
 "$bin/pbrain-ferrum" train "$dir/games.frsp" "${TRAIN_RECIPE[@]}" "${threads[@]}" --out "$dir/net.frnn" \
     | tee "$dir/train.txt"
 if [ ! -f "$test_set" ]; then
     echo "no test openings $test_set: no match"
     exit 0
 fi
-step "match: the network against the classical evaluation, ${TURN_MS:-100} ms per move"
+step "match: the network against the $opponent evaluation, ${TURN_MS:-100} ms per move"
 gomocup_rule=$(case $rule in freestyle) echo 0 ;; standard) echo 1 ;; renju) echo 4 ;; *) echo 0 ;; esac)
 "$bin/ferrum-arena" --engine "$bin/pbrain-ferrum --threads 1 --net $dir/net.frnn" \
-    --name net --engine "$bin/pbrain-ferrum --threads 1" --name classical \
+    --name net --engine "$bin/pbrain-ferrum --threads 1$opponent_eval" --name "$opponent" \
     --rule "$gomocup_rule" --size "$size" --turn-ms "${TURN_MS:-100}" \
     --openings "$test_set" --games "${MATCH_GAMES:-200}" --concurrency 1 --quiet \
     --sprt 0,10,0.05,0.05 | tee "$dir/match.txt"

@@ -9,7 +9,7 @@ use crate::board::Rule;
 /// The files, one per rule that has a network (`nets/README.md` says how each was made).
 const FILES: [&[u8]; 2] = [
     include_bytes!("../../nets/freestyle-gen2.frnn"),
-    include_bytes!("../../nets/renju-gen0-3m.frnn"),
+    include_bytes!("../../nets/renju-gen1.frnn"),
 ];
 
 static NETWORKS: LazyLock<Vec<Arc<NetWeights>>> = LazyLock::new(|| {
