@@ -7,15 +7,15 @@
 #
 #   scripts/train.sh DIR
 #
-# DIR receives games.frsp (appended to: run again to add games), net.frnn, the
-# training report train.txt and the match match.txt. Environment: RULE (freestyle,
-# standard or renju; default freestyle), SIZE (default 15), GAMES (default 2000), NODES
-# per move (default 20000), SEED (default 1; a later run with another seed adds other
-# games), EPOCHS (default 3), TURN_MS of the match (default 100), MATCH_GAMES (default
-# 200), THREADS (default: every core), NET (the previous generation's network: the
-# self-play searches with it, into a new DIR, training goes on from its weights and the
-# match is against it; unset for generation 0, the classical evaluation's games). The
-# figures of each step are in docs/strength-log.md.
+# DIR receives games.frsp (appended to: run again to add games), net.frnn, the training
+# report train.txt and the match match.txt. Environment: RULE (freestyle, standard or
+# renju; default freestyle), SIZE (default 15), GAMES (default 2000), NODES per move
+# (default 20000), SEED (default 1; a later run with another seed adds other games),
+# EPOCHS (default 3, 2 with NET), TURN_MS of the match (default 100), MATCH_GAMES
+# (default 200), THREADS (default: every core), NET (the previous generation's network:
+# the self-play searches with it, into a new DIR, training goes on from its weights and
+# the match is against it; unset for generation 0, the classical evaluation's games).
+# The figures of each step are in docs/strength-log.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
@@ -57,7 +57,7 @@ if [ ! -f "$test_set" ]; then
     echo "no test openings $test_set: no match"
     exit 0
 fi
-step "match: the network against the $opponent evaluation, ${TURN_MS:-100} ms per move"
+step "match: the network against the $opponent one, ${TURN_MS:-100} ms per move"
 gomocup_rule=$(case $rule in freestyle) echo 0 ;; standard) echo 1 ;; renju) echo 4 ;; *) echo 0 ;; esac)
 "$bin/ferrum-arena" --engine "$bin/pbrain-ferrum --threads 1 --net $dir/net.frnn" \
     --name net --engine "$bin/pbrain-ferrum --threads 1$opponent_eval" --name "$opponent" \
