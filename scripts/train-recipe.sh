@@ -7,9 +7,9 @@
 # weights on more data, in a seventh of the time (docs/strength-log.md, session 82).
 # shellcheck shell=bash
 # shellcheck disable=SC2034
+TRAIN_RECIPE=(--residual --result-weight 0.2 --final-rate 0.1)
 if [ -n "${NET:-}" ]; then
-    TRAIN_RECIPE=(--init "$NET" --residual --result-weight 0.2 --learning-rate 0.001 --final-rate 0.1
-        --epochs "${EPOCHS:-2}")
+    TRAIN_RECIPE+=(--init "$NET" --learning-rate 0.001 --epochs "${EPOCHS:-2}")
 else
-    TRAIN_RECIPE=(--residual --result-weight 0.2 --learning-rate 0.004 --final-rate 0.1 --epochs "${EPOCHS:-3}")
+    TRAIN_RECIPE+=(--learning-rate 0.004 --epochs "${EPOCHS:-3}")
 fi
