@@ -10,13 +10,14 @@
 # interrupted chunk is played again from its start. The options go to `pbrain-ferrum
 # selfplay` (--rule, --seed, --nodes, --exclude, --threads...; not --first, --games or
 # --out). Environment: CHUNK (games per chunk, default 1000), UNTIL (a time `date -d`
-# reads: no chunk starts after it), ENGINE (options before `selfplay`: `--eval net` or
-# `--net FILE` for a network's games), BIN (the engine binary, default a fresh release
-# build of this tree, copied into DIR so that a rebuild changes nothing under the run).
+# reads: no chunk starts after it), ENGINE (options before `selfplay`: `--eval classical`
+# for the classical evaluation's games, `--net FILE` for another network's than the
+# built-in one), BIN (the engine binary, default a fresh release build of this tree,
+# copied into DIR so that a rebuild changes nothing under the run).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 4 ]; then
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1 name=$2 from=$3 to=$4

@@ -31,12 +31,13 @@ exclude=()
 if [ -f "$test_set" ]; then exclude=(--exclude "$test_set"); fi
 threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
-generation=()
-# The match's opponent: the classical evaluation, or the generation this one learnt from.
-opponent=classical opponent_eval=
+# The evaluation that plays the games and is the match's opponent: the classical one
+# (generation 0), or the generation this one learns from.
+generation=(--eval classical)
+opponent=classical
 if [ -n "${NET:-}" ]; then
     generation=(--net "$NET")
-    opponent=previous opponent_eval=" --net $NET"
+    opponent=previous
 fi
 (cd "$root" && cargo build --release --quiet)
 bin="$dir/bin"
@@ -60,7 +61,7 @@ fi
 step "match: the network against the $opponent one, ${TURN_MS:-100} ms per move"
 gomocup_rule=$(case $rule in freestyle) echo 0 ;; standard) echo 1 ;; renju) echo 4 ;; *) echo 0 ;; esac)
 "$bin/ferrum-arena" --engine "$bin/pbrain-ferrum --threads 1 --net $dir/net.frnn" \
-    --name net --engine "$bin/pbrain-ferrum --threads 1$opponent_eval" --name "$opponent" \
+    --name net --engine "$bin/pbrain-ferrum --threads 1 ${generation[*]}" --name "$opponent" \
     --rule "$gomocup_rule" --size "$size" --turn-ms "${TURN_MS:-100}" \
     --openings "$test_set" --games "${MATCH_GAMES:-200}" --concurrency 1 --quiet \
     --sprt 0,10,0.05,0.05 | tee "$dir/match.txt"

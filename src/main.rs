@@ -24,11 +24,11 @@ struct Cli {
     /// Search threads (matches run engines with one thread each) [default: one per core]
     #[arg(long, value_name = "N", value_parser = ferrum::tools::parallel::threads)]
     threads: Option<usize>,
-    /// Evaluation: the classical pattern evaluation, or the network of the game's rule
-    /// (a --net file's, else the built-in one; freestyle has one; other rules play
-    /// classical) [default: net with --net, else classical]
-    #[arg(long, value_enum)]
-    eval: Option<Eval>,
+    /// Evaluation: the network of the game's rule (a --net file's, else the built-in
+    /// one; freestyle and renju have one, other rules play classical), or the classical
+    /// pattern evaluation
+    #[arg(long, value_enum, default_value = "net")]
+    eval: Eval,
     /// A network file to evaluate its rule with (repeat for other rules)
     #[arg(long, value_name = "FILE")]
     net: Vec<PathBuf>,
@@ -96,11 +96,7 @@ fn main() {
             }
         })
         .collect();
-    let use_net = cli.eval.unwrap_or(if cli.net.is_empty() {
-        Eval::Classical
-    } else {
-        Eval::Net
-    }) == Eval::Net;
+    let use_net = cli.eval == Eval::Net;
     let Some(command) = cli.command else {
         ferrum::protocol::run(log, log_file.is_some(), cli.threads, &nets, use_net)
     };

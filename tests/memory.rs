@@ -81,8 +81,9 @@ fn threat_searches_stay_under_max_memory() {
 /// the peak of the whole process (VmHWM) stays under it.
 #[test]
 fn a_whole_game_stays_under_a_limit_sent_after_start() {
-    // The network's tables and state count too.
-    for args in [&[][..], &["--eval", "net"]] {
+    // The network's tables and state count too (the default), and so does the
+    // classical evaluation's path.
+    for args in [&[][..], &["--eval", "classical"]] {
         game_under_limit(args);
     }
 }

@@ -228,14 +228,19 @@ fn the_repositorys_networks_load_and_play() {
     assert!(count > 0, "no network in {}", dir.display());
 }
 
-/// The built-in networks play with `--eval net` and no file, and `bench`
-/// searches with it (another node count than the classical one) and reports its costs.
+/// The built-in networks play by default (as with `--eval net`) with no file, and
+/// `bench` searches with them (another node count than the classical evaluation's) and
+/// reports their costs.
 #[test]
 fn the_built_in_network_plays() {
     let out = ferrum(&["--eval", "net", "bench", "3"]);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Network (freestyle): "), "{text}");
-    let classical = String::from_utf8(ferrum(&["bench", "3"]).stdout).unwrap();
+    assert!(text.contains("Network (renju): "), "{text}");
+    let default = String::from_utf8(ferrum(&["bench", "3"]).stdout).unwrap();
+    let classical =
+        String::from_utf8(ferrum(&["--eval", "classical", "bench", "3"]).stdout).unwrap();
+    assert!(!classical.contains("Network"), "{classical}");
     let nodes = |t: &str| {
         t.lines()
             .last()
@@ -245,6 +250,7 @@ fn the_built_in_network_plays() {
             .unwrap()
             .to_owned()
     };
+    assert_eq!(nodes(&text), nodes(&default), "the network is the default");
     assert_ne!(
         nodes(&text),
         nodes(&classical),

@@ -1381,7 +1381,7 @@ fn analyze_deepens_and_stops_on_time() {
     // A quiet middle-game freestyle position (Black to move after 10 stones).
     let moves = "h8,h9,i9,g7,j10,k11,i8,i10,g10,h11";
     let (lines, took) = run_analyze(
-        &["--eval", "net"],
+        &["--eval", "classical"],
         &[
             "--rule",
             "freestyle",
@@ -1402,7 +1402,7 @@ fn analyze_deepens_and_stops_on_time() {
         "{lines:?}"
     );
     // The engine's options choose the evaluation, as in protocol mode.
-    assert_eq!(lines[1], "evaluation: network", "{lines:?}");
+    assert_eq!(lines[1], "evaluation: classical", "{lines:?}");
     let depths = analyze_depths(&lines);
     assert!(depths.len() >= 3, "too few iterations: {lines:?}");
     assert!(
@@ -1438,7 +1438,8 @@ fn analyze_stops_on_enter() {
         "Enter did not stop it: {} ms after Enter",
         took.as_millis()
     );
-    assert_eq!(lines[1], "evaluation: classical", "{lines:?}");
+    // The default: the rule's built-in network.
+    assert_eq!(lines[1], "evaluation: network", "{lines:?}");
     assert!(!analyze_depths(&lines).is_empty(), "{lines:?}");
     assert!(
         lines.last().is_some_and(|l| l.starts_with("bestmove ")),
