@@ -1,5 +1,5 @@
 //! The networks compiled into the binary, so that the engine stays one file. They are
-//! parsed on first use: protocol mode with the classical evaluation never pays for it.
+//! parsed on first use: a run with `--eval classical` never pays for it.
 
 use std::sync::{Arc, LazyLock};
 

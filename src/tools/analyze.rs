@@ -1,7 +1,7 @@
 //! `pbrain-ferrum analyze`: analysis of one position from the command line.
 //!
 //! ```text
-//! pbrain-ferrum [--eval net] [--net FILE] analyze --rule R --size N --moves h8,i9,...
+//! pbrain-ferrum [--eval classical] [--net FILE] analyze --rule R --size N --moves h8,i9,...
 //!     [--time-ms T] [--threads N]
 //! ```
 //!
