@@ -31,12 +31,12 @@ exclude=()
 if [ -f "$test_set" ]; then exclude=(--exclude "$test_set"); fi
 threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
-# The evaluation that plays the games and is the match's opponent: the classical one
-# (generation 0), or the generation this one learns from.
-generation=(--eval classical)
+# The evaluation the new network learns from: it plays the games and is the match's
+# opponent (the classical one for generation 0, else the previous generation).
+parent=(--eval classical)
 opponent=classical
 if [ -n "${NET:-}" ]; then
-    generation=(--net "$NET")
+    parent=(--net "$NET")
     opponent=previous
 fi
 (cd "$root" && cargo build --release --quiet)
@@ -48,7 +48,7 @@ step() { echo "== $1 ($(date +%H:%M:%S))"; }
 # shellcheck source=scripts/train-recipe.sh
 . "$root/scripts/train-recipe.sh"
 step "self-play: ${GAMES:-2000} games, ${NODES:-20000} nodes per move ${NET:+with $NET}"
-"$bin/pbrain-ferrum" "${generation[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
+"$bin/pbrain-ferrum" "${parent[@]}" selfplay --rule "$rule" --size "$size" --games "${GAMES:-2000}" \
     --nodes "${NODES:-20000}" --seed "${SEED:-1}" "${exclude[@]}" "${threads[@]}" \
     --out "$dir/games.frsp"
 step "training: ${TRAIN_RECIPE[*]}"
@@ -61,7 +61,7 @@ fi
 step "match: the network against the $opponent one, ${TURN_MS:-100} ms per move"
 gomocup_rule=$(case $rule in freestyle) echo 0 ;; standard) echo 1 ;; renju) echo 4 ;; *) echo 0 ;; esac)
 "$bin/ferrum-arena" --engine "$bin/pbrain-ferrum --threads 1 --net $dir/net.frnn" \
-    --name net --engine "$bin/pbrain-ferrum --threads 1 ${generation[*]}" --name "$opponent" \
+    --name net --engine "$bin/pbrain-ferrum --threads 1 ${parent[*]}" --name "$opponent" \
     --rule "$gomocup_rule" --size "$size" --turn-ms "${TURN_MS:-100}" \
     --openings "$test_set" --games "${MATCH_GAMES:-200}" --concurrency 1 --quiet \
     --sprt 0,10,0.05,0.05 | tee "$dir/match.txt"
