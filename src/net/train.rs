@@ -112,18 +112,32 @@ pub fn add_colour_swaps(games: &[GameRecord], samples: &mut Vec<Sample>) {
     samples.extend(swaps);
 }
 
-/// The board before ply `ply` of `game`, the move played and the targets.
-struct Position {
-    board: Board,
+/// A sample's position (on one of [`Boards`]), the move played and the value target.
+struct Position<'a> {
+    board: &'a mut Board,
     best: Pos,
     /// The value target: the side to move's win probability.
     value: f32,
 }
 
-fn position(game: &GameRecord, sample: Sample, result_weight: f32) -> Result<Position> {
-    let (board, best) = game.board_before(sample.ply as usize)?;
+/// The boards samples are replayed on, kept from one sample to the next: taking a
+/// game back and replaying another costs a fraction of building a board.
+#[derive(Default)]
+struct Boards {
+    played: Option<Board>,
+    swapped: Option<Board>,
+}
+
+fn position<'a>(
+    game: &GameRecord,
+    sample: Sample,
+    result_weight: f32,
+    boards: &'a mut Boards,
+) -> Result<Position<'a>> {
+    let played = board_for(&mut boards.played, game)?;
+    let best = game.replay_before(played, sample.ply as usize)?;
     let score = game.plies[sample.ply as usize].score;
-    let result = game.result_for(board.to_move()) as f32 * 0.5 + 0.5;
+    let result = game.result_for(played.to_move()) as f32 * 0.5 + 0.5;
     let value = if score == NO_SCORE {
         result
     } else {
@@ -131,23 +145,35 @@ fn position(game: &GameRecord, sample: Sample, result_weight: f32) -> Result<Pos
     };
     // The side to move's target, whichever colour it plays.
     let board = if sample.swapped {
-        colours_swapped(&board)?
+        let swapped = board_for(&mut boards.swapped, game)?;
+        swap_colours(played, swapped);
+        swapped
     } else {
-        board
+        played
     };
     Ok(Position { board, best, value })
 }
 
-/// `board` with every stone's colour and the side to move swapped.
-fn colours_swapped(board: &Board) -> Result<Board> {
-    let mut out = Board::new(board.width(), board.height(), board.rule())?;
+/// `slot`'s board, made anew when it is not of `game`'s size and rule.
+fn board_for<'a>(slot: &'a mut Option<Board>, game: &GameRecord) -> Result<&'a mut Board> {
+    if !slot.as_ref().is_some_and(|b| game.fits(b)) {
+        *slot = Some(game.empty_board()?);
+    }
+    Ok(slot.as_mut().expect("set above"))
+}
+
+/// Sets `out` (of `board`'s size and rule) to `board` with every stone's colour and
+/// the side to move swapped.
+fn swap_colours(board: &Board, out: &mut Board) {
+    while !out.history().is_empty() {
+        out.undo();
+    }
     for &(p, c) in board.history() {
         // The side to move is saved with each stone (the classical evaluation reads it).
         out.set_to_move(c.opp());
         out.make(p, c.opp());
     }
     out.set_to_move(board.to_move().opp());
-    Ok(out)
 }
 
 /// Gradients of a set of positions, summed.
@@ -203,7 +229,7 @@ impl Grad {
         settings: &Settings,
         backward: bool,
     ) {
-        let f = model.forward(&mut pos.board);
+        let f = model.forward(pos.board);
         let p = sigmoid(f.value);
         let t = pos.value;
         let eps = 1e-6;
@@ -328,9 +354,10 @@ impl Trainer {
             .par_chunks(chunk)
             .map(|chunk| -> Result<Grad> {
                 let mut g = Grad::new();
+                let mut boards = Boards::default();
                 for s in chunk {
                     let game = &games[s.game as usize];
-                    let mut pos = position(game, *s, self.settings.result_weight)?;
+                    let mut pos = position(game, *s, self.settings.result_weight, &mut boards)?;
                     g.add_position(&self.model, &mut pos, &self.settings, backward);
                 }
                 Ok(g)
@@ -481,13 +508,14 @@ mod tests {
         let played = samples.len();
         add_colour_swaps(&games, &mut samples);
         assert_eq!(samples.len(), 2 * played);
+        let (mut plain_boards, mut swapped_boards) = (Boards::default(), Boards::default());
         for ply in 0..games[0].plies.len() as u16 {
-            let plain = position(&games[0], sample(ply), 0.5).unwrap();
+            let plain = position(&games[0], sample(ply), 0.5, &mut plain_boards).unwrap();
             let swapped = Sample {
                 swapped: true,
                 ..sample(ply)
             };
-            let swapped = position(&games[0], swapped, 0.5).unwrap();
+            let swapped = position(&games[0], swapped, 0.5, &mut swapped_boards).unwrap();
             assert_eq!(swapped.board.to_move(), plain.board.to_move().opp());
             assert_eq!(swapped.best, plain.best);
             assert_eq!(swapped.value, plain.value);
@@ -498,8 +526,8 @@ mod tests {
             }
             // The classical evaluation, which a residual network adds to, agrees.
             assert_eq!(
-                classical_logit(&plain.board),
-                classical_logit(&swapped.board)
+                classical_logit(plain.board),
+                classical_logit(swapped.board)
             );
         }
         // Renju's colours differ: nothing is swapped.
@@ -562,12 +590,14 @@ mod tests {
             ..Settings::default()
         };
         let model = Model::random(9);
-        let mut pos = position(&games[0], sample(4), 1.0).unwrap();
+        let mut boards = Boards::default();
+        let mut pos = position(&games[0], sample(4), 1.0, &mut boards).unwrap();
         let mut g = Grad::new();
         g.add_position(&model, &mut pos, &settings, true);
         let loss = |m: &Model| {
-            let mut pos = position(&games[0], sample(4), 1.0).unwrap();
-            let p = sigmoid(value_of(m, &mut pos.board)) as f64;
+            let mut boards = Boards::default();
+            let pos = position(&games[0], sample(4), 1.0, &mut boards).unwrap();
+            let p = sigmoid(value_of(m, pos.board)) as f64;
             let t = pos.value as f64;
             -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
         };

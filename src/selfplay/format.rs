@@ -84,19 +84,37 @@ impl GameRecord {
         }
     }
 
-    /// The position before searched ply `ply` and the move played there. Fails when
-    /// a move is not legal (a corrupt record).
-    pub fn board_before(&self, ply: usize) -> Result<(Board, Pos)> {
+    /// An empty board of the game's size and rule.
+    pub fn empty_board(&self) -> Result<Board> {
+        Board::new(self.width as usize, self.height as usize, self.rule)
+    }
+
+    /// Whether `board` is of the game's size and rule.
+    pub fn fits(&self, board: &Board) -> bool {
+        (board.width(), board.height(), board.rule())
+            == (self.width as usize, self.height as usize, self.rule)
+    }
+
+    /// Sets `board`, of the game's size and rule (see [`GameRecord::fits`]), to the
+    /// position before searched ply `ply`, taking back the stones it held first (a
+    /// fraction of the cost of building a board); returns the move played there.
+    /// Fails when a move is not legal (a corrupt record).
+    pub fn replay_before(&self, board: &mut Board, ply: usize) -> Result<Pos> {
         let Some(here) = self.plies.get(ply) else {
             bail!("no ply {ply}");
         };
-        let mut board = Board::new(self.width as usize, self.height as usize, self.rule)?;
+        if !self.fits(board) {
+            bail!("the board to replay ply {ply} on is not of this game's size and rule");
+        }
+        while !board.history().is_empty() {
+            board.undo();
+        }
+        board.set_to_move(Color::Black);
         let stones = self.opening.iter().copied();
         for (x, y) in stones.chain(self.plies[..ply].iter().map(|p| (p.x, p.y))) {
-            play(&mut board, x, y)?;
+            play(board, x, y)?;
         }
-        let best = cell(&board, here.x, here.y)?;
-        Ok((board, best))
+        cell(board, here.x, here.y)
     }
 
     /// Calls `f` with every searched position of the game, in order. Fails when a
@@ -288,6 +306,24 @@ mod tests {
                 (4, Color::Black, 1, 5)
             ]
         );
+    }
+
+    #[test]
+    fn replay_before_takes_back_and_replays() {
+        let g = game();
+        let mut expected = Vec::new();
+        g.positions(|s| expected.push((s.board.history().to_vec(), s.best)))
+            .unwrap();
+        let mut board = g.empty_board().unwrap();
+        // Each ply from whatever the board held before: later, earlier, the same.
+        for ply in [2, 0, 1, 1, 2] {
+            let best = g.replay_before(&mut board, ply).unwrap();
+            assert_eq!((board.history().to_vec(), best), expected[ply]);
+            board.verify().unwrap();
+        }
+        assert!(g.replay_before(&mut board, 3).is_err());
+        let mut other = Board::new(15, 15, Rule::Freestyle).unwrap();
+        assert!(g.replay_before(&mut other, 0).is_err());
     }
 
     #[test]
