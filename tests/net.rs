@@ -162,8 +162,19 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
         "--out",
         next,
     ];
-    ferrum(&[&init[..], &["--init", net]].concat());
+    let trained = ferrum(&[&init[..], &["--init", net]].concat());
     assert_eq!(std::fs::read(net).unwrap(), std::fs::read(next).unwrap());
+    // No epoch scores it on the held-out games: the same losses, the same file.
+    std::fs::remove_file(next).unwrap();
+    let scored = ferrum(&["train", data, "--epochs", "0", "--init", net, "--out", next]);
+    assert_eq!(std::fs::read(net).unwrap(), std::fs::read(next).unwrap());
+    let held_out = |o: &Output| {
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let line = text.lines().find(|l| l.starts_with("wrote ")).unwrap_or("");
+        line.split_once("held-out ").map(|(_, l)| l.to_string())
+    };
+    assert!(held_out(&scored).is_some_and(|l| l.starts_with("value ")));
+    assert_eq!(held_out(&scored), held_out(&trained));
     let refused = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
         .args([&init[..], &["--init", net, "--residual"]].concat())
         .output()

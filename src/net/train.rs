@@ -525,10 +525,7 @@ mod tests {
                 assert!(a == Cell::Empty || a != b, "{p:?}");
             }
             // The classical evaluation, which a residual network adds to, agrees.
-            assert_eq!(
-                classical_logit(plain.board),
-                classical_logit(swapped.board)
-            );
+            assert_eq!(classical_logit(plain.board), classical_logit(swapped.board));
         }
         // Renju's colours differ: nothing is swapped.
         games.iter_mut().for_each(|g| g.rule = Rule::Renju);

@@ -21,6 +21,8 @@ pub struct Options {
     /// Where the network goes
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
+    /// Passes over the training positions; 0 only scores the starting network (`--init`)
+    /// on the held-out games and writes it back unchanged
     #[arg(long, default_value_t = 4)]
     pub epochs: usize,
     /// Positions per step
@@ -141,6 +143,10 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     // The epoch with the lowest held-out loss is the one written (early stopping).
     let mut best: Option<(usize, Losses, Model)> = None;
     let pool = parallel::pool(o.threads)?;
+    if o.epochs == 0 {
+        let held_out = pool.install(|| trainer.measure(&games, &held))?;
+        best = Some((0, held_out, trainer.model.clone()));
+    }
     for epoch in 0..o.epochs {
         let start = Instant::now();
         let (trained, held_out) = pool.install(|| -> Result<(Losses, Losses)> {
