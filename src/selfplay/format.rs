@@ -120,7 +120,7 @@ impl GameRecord {
     /// Calls `f` with every searched position of the game, in order. Fails when a
     /// move is not legal (a corrupt record).
     pub fn positions(&self, mut f: impl FnMut(PositionSample<'_>)) -> Result<()> {
-        let mut board = Board::new(self.width as usize, self.height as usize, self.rule)?;
+        let mut board = self.empty_board()?;
         for &(x, y) in &self.opening {
             play(&mut board, x, y)?;
         }
