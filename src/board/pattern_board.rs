@@ -420,6 +420,13 @@ impl Board {
         self.to_move = saved.to_move;
     }
 
+    /// Takes back every move: the board as it was before the first one.
+    pub fn undo_all(&mut self) {
+        while !self.history.is_empty() {
+            self.undo();
+        }
+    }
+
     /// Freezes (or thaws) the cell scores: tactics that never evaluate (the VCF) skip
     /// their upkeep, a fifth of `make`. Only moves made and taken back while frozen are
     /// allowed: `undo` restores the scores of every cell it restores, so the board is

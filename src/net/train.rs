@@ -165,9 +165,7 @@ fn board_for<'a>(slot: &'a mut Option<Board>, game: &GameRecord) -> Result<&'a m
 /// Sets `out` (of `board`'s size and rule) to `board` with every stone's colour and
 /// the side to move swapped.
 fn swap_colours(board: &Board, out: &mut Board) {
-    while !out.history().is_empty() {
-        out.undo();
-    }
+    out.undo_all();
     for &(p, c) in board.history() {
         // The side to move is saved with each stone (the classical evaluation reads it).
         out.set_to_move(c.opp());

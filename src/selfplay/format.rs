@@ -106,9 +106,7 @@ impl GameRecord {
         if !self.fits(board) {
             bail!("the board to replay ply {ply} on is not of this game's size and rule");
         }
-        while !board.history().is_empty() {
-            board.undo();
-        }
+        board.undo_all();
         board.set_to_move(Color::Black);
         let stones = self.opening.iter().copied();
         for (x, y) in stones.chain(self.plies[..ply].iter().map(|p| (p.x, p.y))) {
