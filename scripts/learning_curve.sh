@@ -7,13 +7,16 @@
 #
 # DIR receives curve-SHARE.frnn and curve-SHARE.txt (the trainer's report) per share,
 # curve.txt, the table, and gains.txt: the held-out losses' gain per doubling of the
-# data between rows. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
+# data between rows. A share whose network and report exist is not trained again, so
+# a stopped run resumes. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
 # (default 3), THREADS (default: every core), NET (each share trains on from this
-# network, as train.sh's next generation does: the curve of one generation's games).
+# network, as train.sh's next generation does: the curve of one generation's games),
+# EVAL (other self-play files: each network's value loss on all of each file's games,
+# one more column a file, e.g. the games of the engine's own network).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 2 ]; then
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1
@@ -25,18 +28,39 @@ if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
 . "$root/scripts/train-recipe.sh"
 (cd "$root" && cargo build --release --quiet)
 cp "$root/target/release/pbrain-ferrum" "$dir/pbrain-ferrum"
-printf '%-6s %10s %8s %8s %6s %7s\n' share positions value policy top1 seconds >"$dir/curve.txt"
+read -r -a evals <<<"${EVAL:-}"
+{
+    printf '%-6s %10s %8s %8s %6s %7s' share positions value policy top1 seconds
+    for e in "${evals[@]}"; do printf ' %8s' "$(basename "$e" .frsp)"; done
+    echo
+} >"$dir/curve.txt"
+# "wrote F (...: held-out value V policy P top1 T)" -> "V P T"
+losses() { sed -n 's/^wrote .*held-out value \([0-9.]*\) policy \([0-9.]*\) top1 \([0-9.]*\))$/\1 \2 \3/p' "$1"; }
 for share in ${SHARES:-0.125 0.25 0.5 1}; do
-    start=$(date +%s)
-    "$dir/pbrain-ferrum" train "$@" "${TRAIN_RECIPE[@]}" "${threads[@]}" --fraction "$share" \
-        --out "$dir/curve-$share.frnn" >"$dir/curve-$share.txt"
-    seconds=$(($(date +%s) - start))
-    # "N games, P training positions, H held out" ... "wrote F (...: held-out value V policy P top1 T)"
-    positions=$(sed -n 's/^[0-9]* games, \([0-9]*\) training positions.*/\1/p' "$dir/curve-$share.txt")
-    read -r value policy top1 < <(sed -n 's/^wrote .*held-out value \([0-9.]*\) policy \([0-9.]*\) top1 \([0-9.]*\))$/\1 \2 \3/p' \
-        "$dir/curve-$share.txt")
-    printf '%-6s %10s %8s %8s %6s %7s\n' "$share" "$positions" "$value" "$policy" "$top1" "$seconds" >>"$dir/curve.txt"
-    tail -1 "$dir/curve.txt"
+    net="$dir/curve-$share.frnn" report="$dir/curve-$share.txt"
+    if [ ! -f "$net" ] || [ -z "$(losses "$report")" ]; then
+        start=$(date +%s)
+        "$dir/pbrain-ferrum" train "$@" "${TRAIN_RECIPE[@]}" "${threads[@]}" --fraction "$share" \
+            --out "$net" >"$report"
+        echo "seconds $(($(date +%s) - start))" >>"$report"
+    fi
+    # "N games, P training positions, H held out"
+    positions=$(sed -n 's/^[0-9]* games, \([0-9]*\) training positions.*/\1/p' "$report")
+    read -r value policy top1 < <(losses "$report")
+    seconds=$(sed -n 's/^seconds //p' "$report")
+    row=$(printf '%-6s %10s %8s %8s %6s %7s' "$share" "$positions" "$value" "$policy" "$top1" "${seconds:--}")
+    for e in "${evals[@]}"; do
+        # --epochs 0 scores the network as the engine loads it; --holdout 1: every game.
+        scored="$dir/curve-$share-on-$(basename "$e" .frsp).txt"
+        if [ -z "$(losses "$scored" 2>/dev/null)" ]; then
+            "$dir/pbrain-ferrum" train "$e" --init "$net" "${SCORE_RECIPE[@]}" --epochs 0 \
+                --holdout 1 "${threads[@]}" --out /dev/null >"$scored"
+        fi
+        read -r value _ < <(losses "$scored")
+        name=$(basename "$e" .frsp)
+        row+=$(printf ' %*s' $((${#name} > 8 ? ${#name} : 8)) "$value")
+    done
+    echo "$row" | tee -a "$dir/curve.txt"
 done
 cat "$dir/curve.txt"
 # A gain per doubling near zero is what "more data stops helping" means here.

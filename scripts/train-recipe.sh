@@ -7,7 +7,10 @@
 # weights on more data, in a seventh of the time (docs/strength-log.md, session 82).
 # shellcheck shell=bash
 # shellcheck disable=SC2034
-TRAIN_RECIPE=(--residual --result-weight 0.2 --final-rate 0.1)
+# What a network is scored with too (`train --init NET --epochs 0`): the value target
+# depends on the result weight.
+SCORE_RECIPE=(--residual --result-weight 0.2)
+TRAIN_RECIPE=("${SCORE_RECIPE[@]}" --final-rate 0.1)
 if [ -n "${NET:-}" ]; then
     TRAIN_RECIPE+=(--init "$NET" --learning-rate 0.001 --epochs "${EPOCHS:-2}")
 else

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Has more data stopped helping? The test fixed in docs/strength-log.md (sessions 85
+# and 87) before its figures: renju generation 0's data, the classical evaluation's
+# games of seed 201 (380 chunks of 1000 games, about 14 M training positions, about
+# 13 hours of two cores), the recipe trained on the first half of them and on all, both
+# scored on games of the engine's own networks and played against each other.
+#
+#   scripts/doubling_test.sh DIR
+#
+# Each step is skipped when its output exists, so the same command resumes a stopped
+# run. DIR receives classical/ (the games), own/ (OWN_GAMES games of `renju-gen0-3m`, seed
+# 301, and of `renju-gen1`, seed 302, at 10000 nodes a move), curve/ (learning_curve.sh
+# with SHARES "0.5 1": the networks, curve.txt with their losses on the held-out games
+# and on each own set), match.txt (all data against half, 200 ms a move, GAMES games on
+# the first GAMES/2 openings of openings/renju15-test.txt) and verdict.txt. Environment:
+# CHUNKS (380), CHUNK (games a chunk, 1000), OWN_GAMES (2000), GAMES (400), THREADS
+# (every core).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ $# -ne 1 ]; then
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+fi
+mkdir -p "$1"
+dir="$(cd "$1" && pwd)"
+chunks=${CHUNKS:-380} own_games=${OWN_GAMES:-2000} games=${GAMES:-400}
+threads=${THREADS:-$(nproc)}
+cd "$root"
+# One build plays every game, so that a run resumed after a rebuild goes on with the
+# same engine.
+if [ ! -x "$dir/pbrain-ferrum" ]; then
+    cargo build --release --quiet
+    cp target/release/pbrain-ferrum target/release/ferrum-arena "$dir/"
+fi
+play=(--rule renju --nodes 10000 --balance-nodes 10000 --exclude openings/renju15-test.txt
+    --exclude tests/data/openings/renju26.txt --threads "$threads")
+BIN="$dir/pbrain-ferrum" ENGINE="--eval classical" scripts/selfplay_chunks.sh \
+    "$dir/classical" s201 0 $((chunks - 1)) --seed 201 "${play[@]}"
+own=()
+for net_seed in renju-gen0-3m:301 renju-gen1:302; do
+    net=${net_seed%:*}
+    BIN="$dir/pbrain-ferrum" ENGINE="--net nets/$net.frnn" CHUNK=$own_games \
+        scripts/selfplay_chunks.sh "$dir/own" "$net" 0 0 --seed "${net_seed#*:}" "${play[@]}"
+    own+=("$dir/own/$net-000.frsp")
+done
+SHARES="0.5 1" EVAL="${own[*]}" THREADS=$threads \
+    scripts/learning_curve.sh "$dir/curve" "$dir"/classical/s201-*.frsp
+if [ ! -f "$dir/match.txt" ] || ! grep -q '^Finished' "$dir/match.txt"; then
+    head -n $((games / 2)) openings/renju15-test.txt >"$dir/openings.txt"
+    "$dir/ferrum-arena" --engine "$dir/pbrain-ferrum --threads 1 --net $dir/curve/curve-1.frnn" \
+        --engine "$dir/pbrain-ferrum --threads 1 --net $dir/curve/curve-0.5.frnn" \
+        --name all --name half --rule 4 --turn-ms 200 --draw-after 200 \
+        --openings "$dir/openings.txt" --games "$games" --concurrency 2 --quiet >"$dir/match.txt"
+fi
+# More data has stopped helping when doubling lowers the value loss on both own sets by
+# less than 0.003 and the network of all the data does not beat the one of half in play
+# (its 95 % interval reaches 0).
+{
+    awk 'NR == 2 { for (i = 7; i <= NF; i++) half[i] = $i }
+        NR == 3 { for (i = 7; i <= NF; i++) { g = half[i] - $i; printf "own set %d: value %s -> %s, gain %.4f\n", i - 6, half[i], $i, g; if (g >= 0.003) more = 1 } }
+        END { print (more ? "loss: more data still helps" : "loss: more data stopped helping") }' \
+        "$dir/curve/curve.txt"
+    grep 'scored' "$dir/match.txt"
+    # The first engine is the network of all the data; W-L-D decides where Elo is infinite.
+    sed -n 's/.*W-L-D \([0-9]*\)-\([0-9]*\)-[0-9]*, Elo difference \([^ ]*\) +\/- \([^ ]*\).*/\1 \2 \3 \4/p' \
+        "$dir/match.txt" | awk '{ beats = ($3 ~ /inf/ || $4 ~ /inf/) ? $1 > $2 : $3 - $4 > 0
+            print (beats ? "play: all the data beats half" : "play: all the data does not beat half") }'
+} | tee "$dir/verdict.txt"
