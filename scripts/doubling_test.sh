@@ -14,11 +14,12 @@
 # and on each own set), match.txt (all data against half, 200 ms a move, GAMES games on
 # the first GAMES/2 openings of openings/renju15-test.txt) and verdict.txt. Environment:
 # CHUNKS (380), CHUNK (games a chunk, 1000), OWN_GAMES (2000), GAMES (400), THREADS
-# (every core).
+# (every core), BIN and ARENA (`pbrain-ferrum` and `ferrum-arena`: default, a release
+# build of this tree).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 mkdir -p "$1"
@@ -26,11 +27,12 @@ dir="$(cd "$1" && pwd)"
 chunks=${CHUNKS:-380} own_games=${OWN_GAMES:-2000} games=${GAMES:-400}
 threads=${THREADS:-$(nproc)}
 cd "$root"
-# One build plays every game, so that a run resumed after a rebuild goes on with the
-# same engine.
+# One build plays and trains throughout, so that a run resumed after a rebuild goes on
+# with the same engine: BIN and ARENA, or this tree's, copied into DIR the first time.
 if [ ! -x "$dir/pbrain-ferrum" ]; then
-    cargo build --release --quiet
-    cp target/release/pbrain-ferrum target/release/ferrum-arena "$dir/"
+    if [ -z "${BIN:-}" ] || [ -z "${ARENA:-}" ]; then cargo build --release --quiet; fi
+    cp "${BIN:-target/release/pbrain-ferrum}" "$dir/pbrain-ferrum"
+    cp "${ARENA:-target/release/ferrum-arena}" "$dir/ferrum-arena"
 fi
 play=(--rule renju --nodes 10000 --balance-nodes 10000 --exclude openings/renju15-test.txt
     --exclude tests/data/openings/renju26.txt --threads "$threads")
@@ -43,7 +45,7 @@ for net_seed in renju-gen0-3m:301 renju-gen1:302; do
         scripts/selfplay_chunks.sh "$dir/own" "$net" 0 0 --seed "${net_seed#*:}" "${play[@]}"
     own+=("$dir/own/$net-000.frsp")
 done
-SHARES="0.5 1" EVAL="${own[*]}" THREADS=$threads \
+SHARES="0.5 1" EVAL="${own[*]}" THREADS=$threads BIN="$dir/pbrain-ferrum" \
     scripts/learning_curve.sh "$dir/curve" "$dir"/classical/s201-*.frsp
 if [ ! -f "$dir/match.txt" ] || ! grep -q '^Finished' "$dir/match.txt"; then
     head -n $((games / 2)) openings/renju15-test.txt >"$dir/openings.txt"

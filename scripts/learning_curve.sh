@@ -12,11 +12,12 @@
 # (default 3), THREADS (default: every core), NET (each share trains on from this
 # network, as train.sh's next generation does: the curve of one generation's games),
 # EVAL (other self-play files: each network's value loss on all of each file's games,
-# one more column a file, e.g. the games of the engine's own network).
+# one more column a file, e.g. the games of the engine's own network), BIN (the engine
+# binary, default a fresh release build of this tree, copied into DIR).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 2 ]; then
-    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1
@@ -26,8 +27,9 @@ threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
 # shellcheck source=scripts/train-recipe.sh
 . "$root/scripts/train-recipe.sh"
-(cd "$root" && cargo build --release --quiet)
-cp "$root/target/release/pbrain-ferrum" "$dir/pbrain-ferrum"
+# shellcheck source=scripts/engine-bin.sh
+. "$root/scripts/engine-bin.sh"
+engine_bin "$dir"
 read -r -a evals <<<"${EVAL:-}"
 {
     printf '%-6s %10s %8s %8s %6s %7s' share positions value policy top1 seconds
@@ -40,7 +42,7 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
     net="$dir/curve-$share.frnn" report="$dir/curve-$share.txt"
     if [ ! -f "$net" ] || [ -z "$(losses "$report")" ]; then
         start=$(date +%s)
-        "$dir/pbrain-ferrum" train "$@" "${TRAIN_RECIPE[@]}" "${threads[@]}" --fraction "$share" \
+        "$bin" train "$@" "${TRAIN_RECIPE[@]}" "${threads[@]}" --fraction "$share" \
             --out "$net" >"$report"
         echo "seconds $(($(date +%s) - start))" >>"$report"
     fi
@@ -53,7 +55,7 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
         # --epochs 0 scores the network as the engine loads it; --holdout 1: every game.
         scored="$dir/curve-$share-on-$(basename "$e" .frsp).txt"
         if [ -z "$(losses "$scored" 2>/dev/null)" ]; then
-            "$dir/pbrain-ferrum" train "$e" --init "$net" "${SCORE_RECIPE[@]}" --epochs 0 \
+            "$bin" train "$e" --init "$net" "${SCORE_RECIPE[@]}" --epochs 0 \
                 --holdout 1 "${threads[@]}" --out /dev/null >"$scored"
         fi
         read -r value _ < <(losses "$scored")

@@ -26,12 +26,9 @@ mkdir -p "$dir"
 chunk=${CHUNK:-1000}
 until_epoch=
 if [ -n "${UNTIL:-}" ]; then until_epoch=$(date -d "$UNTIL" +%s); fi
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-    (cd "$root" && cargo build --release --quiet)
-    bin="$dir/pbrain-ferrum"
-    cp "$root/target/release/pbrain-ferrum" "$bin"
-fi
+# shellcheck source=scripts/engine-bin.sh
+. "$root/scripts/engine-bin.sh"
+engine_bin "$dir"
 read -r -a engine <<<"${ENGINE:-}"
 for ((k = from; k <= to; k++)); do
     file=$(printf '%s/%s-%03d.frsp' "$dir" "$name" "$k")

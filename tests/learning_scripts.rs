@@ -1,0 +1,163 @@
+//! The scripts of the long training experiments, on tiny data: `learning_curve.sh`'s
+//! extra columns must be each network's own score on each set, and a second run must
+//! train nothing again; `doubling_test.sh` must go from nothing to its verdict and,
+//! run again, redo none of its steps.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+const FERRUM: &str = env!("CARGO_BIN_EXE_pbrain-ferrum");
+const ARENA: &str = env!("CARGO_BIN_EXE_ferrum-arena");
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrum-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs a command, asserts that it succeeded and returns its standard output.
+fn run(command: &mut Command) -> String {
+    let out = command.output().expect("the command runs");
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        command,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn script(name: &str, env: &[(&str, &str)]) -> Command {
+    let mut command = Command::new("bash");
+    command
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/").to_owned() + name)
+        .envs(env.iter().copied());
+    command
+}
+
+fn selfplay(out: &Path, seed: &str, games: &str) {
+    run(Command::new(FERRUM)
+        .args([
+            "--eval",
+            "classical",
+            "selfplay",
+            "--rule",
+            "renju",
+            "--seed",
+            seed,
+        ])
+        .args(["--nodes", "300", "--balance-nodes", "300", "--threads", "1"])
+        .args(["--games", games, "--out"])
+        .arg(out));
+}
+
+fn modified(path: &Path) -> SystemTime {
+    std::fs::metadata(path).unwrap().modified().unwrap()
+}
+
+/// The held-out value loss that `train --epochs 0` reports for `net` on `data`.
+fn value_on(net: &Path, data: &Path) -> String {
+    let report = run(Command::new(FERRUM)
+        .arg("train")
+        .arg(data)
+        .arg("--init")
+        .arg(net)
+        .args([
+            "--residual",
+            "--result-weight",
+            "0.2",
+            "--epochs",
+            "0",
+            "--holdout",
+            "1",
+        ])
+        .args(["--threads", "1", "--out", "/dev/null"]));
+    let value = report.split("held-out value ").nth(1).expect("a score");
+    value.split_whitespace().next().unwrap().to_owned()
+}
+
+#[test]
+fn learning_curve_scores_other_sets_and_resumes() {
+    let dir = scratch("learning-curve");
+    let (data, other) = (dir.join("data.frsp"), dir.join("other.frsp"));
+    selfplay(&data, "1", "16");
+    selfplay(&other, "2", "6");
+    let curve = dir.join("curve");
+    let other_name = other.to_str().unwrap();
+    let env = [
+        ("SHARES", "0.5 1"),
+        ("EPOCHS", "1"),
+        ("THREADS", "1"),
+        ("BIN", FERRUM),
+        ("EVAL", other_name),
+    ];
+    run(script("learning_curve.sh", &env).arg(&curve).arg(&data));
+    let table = std::fs::read_to_string(curve.join("curve.txt")).unwrap();
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{table}");
+    assert_eq!(rows[0].last(), Some(&"other"), "{table}");
+    for (row, share) in rows[1..].iter().zip(["0.5", "1"]) {
+        assert_eq!(row[0], share, "{table}");
+        let net = curve.join(format!("curve-{share}.frnn"));
+        assert_eq!(*row.last().unwrap(), value_on(&net, &other), "{table}");
+    }
+
+    let trained = modified(&curve.join("curve-1.frnn"));
+    run(script("learning_curve.sh", &env).arg(&curve).arg(&data));
+    assert_eq!(
+        modified(&curve.join("curve-1.frnn")),
+        trained,
+        "trained again"
+    );
+    assert_eq!(
+        std::fs::read_to_string(curve.join("curve.txt")).unwrap(),
+        table
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn doubling_test_goes_from_nothing_to_its_verdict_and_resumes() {
+    let dir = scratch("doubling-test");
+    let env = [
+        ("CHUNKS", "2"),
+        ("CHUNK", "4"),
+        ("OWN_GAMES", "4"),
+        ("GAMES", "2"),
+        ("THREADS", "1"),
+        ("BIN", FERRUM),
+        ("ARENA", ARENA),
+    ];
+    let log = run(script("doubling_test.sh", &env).arg(&dir));
+    for step in ["chunk 1", "renju-gen0-3m-000", "renju-gen1-000"] {
+        assert!(log.contains(step), "{step} missing: {log}");
+    }
+    let verdict = std::fs::read_to_string(dir.join("verdict.txt")).unwrap();
+    let lines: Vec<&str> = verdict.lines().collect();
+    assert_eq!(lines.len(), 5, "{verdict}");
+    assert!(lines[0].starts_with("own set 1: value ") && lines[1].starts_with("own set 2: "));
+    assert!(lines[2].starts_with("loss: more data "), "{verdict}");
+    assert!(lines[3].contains("W-L-D"), "{verdict}");
+    assert!(lines[4].starts_with("play: all the data "), "{verdict}");
+    let match_log = std::fs::read_to_string(dir.join("match.txt")).unwrap();
+    assert!(match_log.contains("Finished 2 games"), "{match_log}");
+
+    let trained = modified(&dir.join("curve/curve-1.frnn"));
+    let again = run(script("doubling_test.sh", &env).arg(&dir));
+    assert!(!again.contains("chunk "), "played again: {again}");
+    assert_eq!(
+        modified(&dir.join("curve/curve-1.frnn")),
+        trained,
+        "trained again"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("verdict.txt")).unwrap(),
+        verdict
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
