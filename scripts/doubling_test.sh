@@ -45,7 +45,7 @@ for net_seed in renju-gen0-3m:301 renju-gen1:302; do
         scripts/selfplay_chunks.sh "$dir/own" "$net" 0 0 --seed "${net_seed#*:}" "${play[@]}"
     own+=("$dir/own/$net-000.frsp")
 done
-SHARES="0.5 1" EVAL="${own[*]}" THREADS=$threads BIN="$dir/pbrain-ferrum" \
+SHARES="0.5 1" EPOCHS=3 NET="" EVAL="${own[*]}" THREADS=$threads BIN="$dir/pbrain-ferrum" \
     scripts/learning_curve.sh "$dir/curve" "$dir"/classical/s201-*.frsp
 if [ ! -f "$dir/match.txt" ] || ! grep -q '^Finished' "$dir/match.txt"; then
     head -n $((games / 2)) openings/renju15-test.txt >"$dir/openings.txt"

@@ -45,6 +45,7 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
         "$bin" train "$@" "${TRAIN_RECIPE[@]}" "${threads[@]}" --fraction "$share" \
             --out "$net" >"$report"
         echo "seconds $(($(date +%s) - start))" >>"$report"
+        rm -f "$dir/curve-$share-on-"*.txt
     fi
     # "N games, P training positions, H held out"
     positions=$(sed -n 's/^[0-9]* games, \([0-9]*\) training positions.*/\1/p' "$report")
