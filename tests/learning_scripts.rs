@@ -78,6 +78,16 @@ fn value_on(net: &Path, data: &Path) -> String {
     value.split_whitespace().next().unwrap().to_owned()
 }
 
+/// Runs a script a second time: `net` must not be trained again and `result` must read
+/// as before. Returns the second run's output.
+fn rerun_redoes_nothing(command: &mut Command, net: &Path, result: &Path) -> String {
+    let (trained, before) = (modified(net), std::fs::read_to_string(result).unwrap());
+    let out = run(command);
+    assert_eq!(modified(net), trained, "trained again");
+    assert_eq!(std::fs::read_to_string(result).unwrap(), before);
+    out
+}
+
 #[test]
 fn learning_curve_scores_other_sets_and_resumes() {
     let dir = scratch("learning-curve");
@@ -107,16 +117,10 @@ fn learning_curve_scores_other_sets_and_resumes() {
         assert_eq!(*row.last().unwrap(), value_on(&net, &other), "{table}");
     }
 
-    let trained = modified(&curve.join("curve-1.frnn"));
-    run(script("learning_curve.sh", &env).arg(&curve).arg(&data));
-    assert_eq!(
-        modified(&curve.join("curve-1.frnn")),
-        trained,
-        "trained again"
-    );
-    assert_eq!(
-        std::fs::read_to_string(curve.join("curve.txt")).unwrap(),
-        table
+    rerun_redoes_nothing(
+        script("learning_curve.sh", &env).arg(&curve).arg(&data),
+        &curve.join("curve-1.frnn"),
+        &curve.join("curve.txt"),
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -147,17 +151,11 @@ fn doubling_test_goes_from_nothing_to_its_verdict_and_resumes() {
     let match_log = std::fs::read_to_string(dir.join("match.txt")).unwrap();
     assert!(match_log.contains("Finished 2 games"), "{match_log}");
 
-    let trained = modified(&dir.join("curve/curve-1.frnn"));
-    let again = run(script("doubling_test.sh", &env).arg(&dir));
+    let again = rerun_redoes_nothing(
+        script("doubling_test.sh", &env).arg(&dir),
+        &dir.join("curve/curve-1.frnn"),
+        &dir.join("verdict.txt"),
+    );
     assert!(!again.contains("chunk "), "played again: {again}");
-    assert_eq!(
-        modified(&dir.join("curve/curve-1.frnn")),
-        trained,
-        "trained again"
-    );
-    assert_eq!(
-        std::fs::read_to_string(dir.join("verdict.txt")).unwrap(),
-        verdict
-    );
     let _ = std::fs::remove_dir_all(&dir);
 }
