@@ -1,0 +1,92 @@
+//! INFO keys and what they size: the table, threads, limits, rule, log, evaluation.
+
+use super::{lock, Opening, Session};
+use crate::board::Rule;
+use crate::engine::{default_threads, tt_bytes_for};
+use crate::net::file::NetWeights;
+use std::sync::Arc;
+
+impl Session {
+    /// Sizes the TT from max_memory, hash_size, the solvers' tables and the thread
+    /// count (only between searches; the table is made at the next search).
+    pub(super) fn size_tt(&mut self) {
+        let mut engine = lock(&self.engine);
+        let cap = engine.max_tt_bytes();
+        let solver_bytes = engine.solver_bytes();
+        let bytes = tt_bytes_for(
+            self.max_memory,
+            self.hash_kb.map(|kb| kb.saturating_mul(1024)),
+            cap,
+            solver_bytes,
+        );
+        engine.resize_tt(bytes);
+        log::info!(
+            "TT: {} MiB, solver tables: {} MiB",
+            bytes >> 20,
+            solver_bytes >> 20
+        );
+    }
+
+    /// The networks the engine may use and whether it starts with them.
+    pub fn set_nets(&mut self, nets: &[Arc<NetWeights>], use_net: bool) {
+        lock(&self.engine).set_nets(nets, use_net);
+    }
+
+    pub(super) fn info(&mut self, key: &str, value: &str) {
+        let int = value.trim().parse::<i64>().ok();
+        match (key, int) {
+            ("timeout_turn", Some(v)) => self.time.turn_ms = Some(v.max(0) as u64),
+            ("timeout_match", Some(v)) => self.time.match_ms = (v > 0).then_some(v as u64),
+            ("time_left", Some(v)) => self.time.left_ms = Some(v),
+            ("max_memory", Some(v)) => {
+                self.max_memory = v.max(0) as u64;
+                self.size_tt();
+            }
+            ("hash_size", Some(v)) => {
+                self.hash_kb = (v > 0).then_some(v as u64);
+                self.size_tt();
+            }
+            ("thread_num", Some(v)) => {
+                let n = if v > 0 { v as usize } else { default_threads() };
+                lock(&self.engine).set_threads(n);
+                // Each thread has a solver table of its own, within max_memory.
+                if self.max_memory > 0 {
+                    self.size_tt();
+                }
+            }
+            ("max_depth", Some(v)) => self.max_depth = if v > 0 { v.min(100) as i32 } else { 100 },
+            ("max_node", Some(v)) => self.max_nodes = if v > 0 { v as u64 } else { u64::MAX },
+            ("rule", Some(v)) => {
+                if let Some(rule) = Rule::from_gomocup(v) {
+                    self.opening = match v {
+                        5 => Opening::Swap1,
+                        6 => Opening::Swap2,
+                        _ => Opening::Free,
+                    };
+                    self.rule = rule;
+                    if let Some(b) = &self.board {
+                        self.board = Some(b.with_rule(rule));
+                    }
+                }
+            }
+            ("folder", _) if !self.log_explicit && !value.is_empty() => {
+                let path = std::path::Path::new(value)
+                    .join("ferrum")
+                    .join("ferrum.log");
+                self.log.set_file(&path);
+            }
+            // Yixin-Board: 0 nothing, 1 realtime, 2 detail, 3 both (Rapfi's reading).
+            // Only the realtime lines are MESSAGE lines; the detail form is not sent.
+            ("show_detail", Some(v)) => self.realtime = v & 1 != 0,
+            ("swapable", Some(v)) => self.swapable = v == 1,
+            // Our own key: `INFO eval net` or `INFO eval classical` (`--eval`).
+            ("eval", _) if matches!(value.trim(), "net" | "classical") => {
+                lock(&self.engine).set_use_net(value.trim() == "net");
+            }
+            // game_type, evaluate, pondering (we never think on the opponent's time),
+            // caution_factor (the candidate range is the search's own) and unknown
+            // keys need nothing from us.
+            _ => log::info!("INFO {key} {value} ignored"),
+        }
+    }
+}
