@@ -47,8 +47,8 @@ for share in ${SHARES:-0.125 0.25 0.5 1}; do
         echo "seconds $(($(date +%s) - start))" >>"$report"
         rm -f "$dir/curve-$share-on-"*.txt
     fi
-    # "N games, P training positions, H held out"
-    positions=$(sed -n 's/^[0-9]* games, \([0-9]*\) training positions.*/\1/p' "$report")
+    # "N games (R repeats left out), P training positions, H held out"
+    positions=$(sed -n 's/^[0-9]* games[^,]*, \([0-9]*\) training positions.*/\1/p' "$report")
     read -r value policy top1 < <(losses "$report")
     seconds=$(sed -n 's/^seconds //p' "$report")
     row=$(printf '%-6s %10s %8s %8s %6s %7s' "$share" "$positions" "$value" "$policy" "$top1" "${seconds:--}")

@@ -7,7 +7,9 @@
 #
 # Plays chunks FROM..TO (inclusive) into DIR/NAME-KKK.frsp, skipping chunks already
 # written; a chunk is written to NAME-KKK.frsp.part and renamed when complete, so an
-# interrupted chunk is played again from its start. The options go to `pbrain-ferrum
+# interrupted chunk is played again from its start. Each chunk excludes the openings of
+# the chunks before it in DIR (a run never plays an opening twice), so the chunks equal
+# one uncut run only when those are all there. The options go to `pbrain-ferrum
 # selfplay` (--rule, --seed, --nodes, --exclude, --threads...; not --first, --games or
 # --out). Environment: CHUNK (games per chunk, default 1000), UNTIL (a time `date -d`
 # reads: no chunk starts after it), ENGINE (options before `selfplay`: `--eval classical`
@@ -17,7 +19,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 4 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1 name=$2 from=$3 to=$4
@@ -38,9 +40,14 @@ for ((k = from; k <= to; k++)); do
         exit 0
     fi
     rm -f "$file.part"
+    earlier=()
+    for ((j = 0; j < k; j++)); do
+        prev=$(printf '%s/%s-%03d.frsp' "$dir" "$name" "$j")
+        if [ -f "$prev" ]; then earlier+=(--exclude "$prev"); fi
+    done
     start=$(date +%s)
-    "$bin" "${engine[@]}" selfplay "$@" --first $((k * chunk)) --games "$chunk" --out "$file.part" |
-        tail -1
+    "$bin" "${engine[@]}" selfplay "$@" "${earlier[@]}" --first $((k * chunk)) --games "$chunk" \
+        --out "$file.part" | tail -1
     mv "$file.part" "$file"
     echo "chunk $k: $file in $(($(date +%s) - start)) s"
 done

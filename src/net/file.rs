@@ -145,8 +145,9 @@ impl NetWeights {
     }
 }
 
-/// FNV-1a, 64 bits: a checksum that catches a damaged download or a wrong file.
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: a checksum that catches a damaged download or a wrong file (and
+/// the trainer's stable hash of an opening).
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -4,12 +4,15 @@
 //! policy head against the searched best move. Gradients of a batch are computed in
 //! parallel (rayon) and summed; a shape's row is only touched when a position used it.
 
+use ahash::AHashSet;
 use anyhow::Result;
 use rayon::prelude::*;
 
+use super::file::fnv1a;
 use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
 use super::shape::SHAPES;
 use crate::board::{Board, Pos};
+use crate::openings::{canonical, Opening};
 use crate::rng::Rng;
 use crate::selfplay::format::{GameRecord, NO_SCORE};
 
@@ -79,13 +82,43 @@ impl Losses {
     }
 }
 
-/// Every searched position of `games`, split in two: each game goes whole to the
-/// held-out set with probability 1/`holdout_every`, so that no held-out position has
-/// a sibling in training.
+/// The games without repeats: a game with the moves of an earlier one (the same
+/// opening searched to the same node counts gives the same game) is dropped, so that
+/// no position weighs twice in training or sits on both sides of the split.
+pub fn distinct_games(games: Vec<GameRecord>) -> Vec<GameRecord> {
+    let mut seen = AHashSet::new();
+    games
+        .into_iter()
+        .filter(|g| {
+            let mut key = vec![g.rule.gomocup_value() as u8, g.width, g.height];
+            key.extend(g.opening.iter().flat_map(|&(x, y)| [x, y]));
+            key.push(u8::MAX);
+            key.extend(g.plies.iter().flat_map(|p| [p.x, p.y]));
+            seen.insert(key)
+        })
+        .collect()
+}
+
+/// Every searched position of `games`, split in two: the games of an opening (under
+/// the board's symmetries) go whole to the held-out set with probability
+/// 1/`holdout_every`, drawn from the opening itself, so that no held-out position has
+/// a sibling, or a game from the same start, in training.
 pub fn split_samples(games: &[GameRecord], holdout_every: u64, seed: u64) -> [Vec<Sample>; 2] {
     let mut out = [Vec::new(), Vec::new()];
     for (g, game) in games.iter().enumerate() {
-        let held = Rng::for_item(seed, g as u64).below(holdout_every.max(1)) == 0;
+        let (w, h) = (game.width as usize, game.height as usize);
+        let opening: Opening = game
+            .opening
+            .iter()
+            .map(|&(x, y)| (x as usize, y as usize))
+            .collect();
+        let mut key = vec![game.width, game.height];
+        key.extend(
+            canonical(&opening, w, h)
+                .iter()
+                .flat_map(|&(x, y)| [x as u8, y as u8]),
+        );
+        let held = Rng::for_item(seed, fnv1a(&key)).below(holdout_every.max(1)) == 0;
         for ply in 0..game.plies.len() {
             out[held as usize].push(Sample {
                 game: g as u32,
@@ -530,6 +563,43 @@ mod tests {
         let mut samples = split_samples(&games, 1_000_000, 3)[0].clone();
         add_colour_swaps(&games, &mut samples);
         assert_eq!(samples.len(), played);
+    }
+
+    /// A repeated game is left out; games from one opening, or from its mirror image,
+    /// land on the same side of the split, whichever side that is.
+    #[test]
+    fn repeats_are_left_out_and_openings_stay_on_one_side() {
+        let games = tiny_games();
+        let mut twice = games.clone();
+        twice.extend(games.clone());
+        let mut other_scores = games[0].clone();
+        other_scores.plies[0].score = 77;
+        twice.push(other_scores);
+        assert_eq!(distinct_games(twice), games);
+        let opened = |opening: Vec<(u8, u8)>, first: (u8, u8)| GameRecord {
+            opening,
+            plies: vec![Ply {
+                x: first.0,
+                y: first.1,
+                score: 0,
+            }],
+            ..games[0].clone()
+        };
+        let mut many = Vec::new();
+        for k in 0..40u8 {
+            let (a, b) = (k % 7, k / 7);
+            many.push(opened(vec![(a, b), (4, 4), (a, 8 - b)], (0, 4)));
+            // The same stones mirrored left to right, then another game from them.
+            many.push(opened(vec![(8 - a, b), (4, 4), (8 - a, 8 - b)], (8, 4)));
+            many.push(opened(vec![(a, b), (4, 4), (a, 8 - b)], (1, 4)));
+        }
+        let [train, held] = split_samples(&many, 4, 9);
+        assert!(!train.is_empty() && !held.is_empty());
+        let side = |g: usize| held.iter().any(|s| s.game as usize == g);
+        for k in 0..40 {
+            assert_eq!(side(3 * k), side(3 * k + 1), "opening {k}");
+            assert_eq!(side(3 * k), side(3 * k + 2), "opening {k}");
+        }
     }
 
     #[test]

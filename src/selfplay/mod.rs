@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::board::{Board, Color, Rule};
 use crate::engine::Engine;
 use crate::net::file::NetWeights;
-use crate::openings::{cells, Opening};
+use crate::openings::{canonical, cells, Opening};
 use crate::rng::Rng;
 use crate::search::movegen::legal_move_nearest_centre;
 use crate::search::Limits;
@@ -65,11 +65,13 @@ pub struct Totals {
     pub results: [u64; 3],
 }
 
-/// Plays games `first..first + count` (game `i` draws its opening from `seed` and `i`,
-/// so a run can be split or resumed and gives the same games), `batch` at a time on
-/// rayon's pool, and writes each game to `out` in order. `excluded`: canonical
-/// openings no game may start from (the test openings). `progress` is called after
-/// every batch.
+/// Plays games `first..first + count`, `batch` at a time on rayon's pool, and writes
+/// each game to `out` in order. Game `i` starts from the first balanced opening of its
+/// random stream (`seed`, `i`) that is neither in `excluded` (canonical openings: the
+/// test openings, the earlier games of a run cut in parts) nor an earlier game's of
+/// this run, under the board's symmetries: the same opening would give the same game
+/// again. So a run can be split (each part excluding the earlier parts' openings) or
+/// resumed and gives the same games. `progress` is called after every batch.
 pub fn run(
     settings: &Settings,
     first: u64,
@@ -79,20 +81,45 @@ pub fn run(
     mut progress: impl FnMut(&Totals),
 ) -> Result<Totals> {
     let batch = (rayon::current_num_threads() as u64 * 4).max(1);
+    let mut used = excluded.clone();
     let mut totals = Totals::default();
     let mut next = first;
+    let new_engine = || {
+        let mut engine = Engine::new(settings.tt_bytes, 1);
+        engine.set_nets(&settings.nets, settings.use_net);
+        engine
+    };
+    let mut redraw_engine = None;
     while next < first + count {
         let end = (next + batch).min(first + count);
-        let games: Vec<Result<GameRecord>> = (next..end)
+        let drawn: Vec<Result<(Opening, Rng)>> = (next..end)
             .into_par_iter()
-            .map_init(
-                || {
-                    let mut engine = Engine::new(settings.tt_bytes, 1);
-                    engine.set_nets(&settings.nets, settings.use_net);
-                    engine
-                },
-                |engine, i| play_game(settings, i, engine, excluded),
-            )
+            .map_init(new_engine, |engine, i| {
+                let mut rng = Rng::for_item(settings.seed, i);
+                let (opening, _) = balanced_opening(&settings.openings, &mut rng, engine, &used)?;
+                Ok((opening, rng))
+            })
+            .collect();
+        // In game order, an opening that an earlier game of the batch took is followed
+        // by the next one of the same stream: what a game gets does not depend on the
+        // batch it was drawn in.
+        let spec = &settings.openings;
+        let mut openings = Vec::with_capacity(drawn.len());
+        for d in drawn {
+            let (mut opening, mut rng) = d?;
+            while used.contains(&canonical(&opening, spec.width, spec.height)) {
+                let engine = redraw_engine.get_or_insert_with(new_engine);
+                opening = balanced_opening(spec, &mut rng, engine, &used)?.0;
+            }
+            used.insert(canonical(&opening, spec.width, spec.height));
+            openings.push(opening);
+        }
+        let games: Vec<Result<GameRecord>> = openings
+            .par_iter()
+            .enumerate()
+            .map_init(new_engine, |engine, (k, opening)| {
+                play_game(settings, next + k as u64, opening, engine)
+            })
             .collect();
         for game in games {
             let game = game?;
@@ -112,18 +139,16 @@ pub fn run(
     Ok(totals)
 }
 
-/// Game `index` of the run: a balanced opening, then searched moves to the end.
-pub fn play_game(
+/// Game `index` of the run from `opening`: searched moves to the end.
+fn play_game(
     settings: &Settings,
     index: u64,
+    opening: &Opening,
     engine: &mut Engine,
-    excluded: &AHashSet<Opening>,
 ) -> Result<GameRecord> {
     let spec = &settings.openings;
-    let mut rng = Rng::for_item(settings.seed, index);
-    let (opening, _) = balanced_opening(spec, &mut rng, engine, excluded)?;
     let mut board = Board::new(spec.width, spec.height, spec.rule)?;
-    for p in cells(&board, &opening) {
+    for p in cells(&board, opening) {
         let c = board.to_move();
         board.make(p, c);
     }
@@ -197,6 +222,82 @@ mod tests {
         format::write_header(&mut bytes).unwrap();
         let totals = run(settings, first, 2, &AHashSet::new(), &mut bytes, |_| {}).unwrap();
         (bytes, totals)
+    }
+
+    /// `count` games of a run of 3-stone openings in a 3x3 window, every one balanced
+    /// enough (about 40 under the symmetries: they repeat within a few draws),
+    /// `threads` games at once, excluding `excluded`.
+    fn crowded_run(
+        threads: usize,
+        first: u64,
+        count: u64,
+        excluded: &AHashSet<Opening>,
+    ) -> Vec<u8> {
+        let mut settings = small_settings();
+        settings.openings = crowded(settings.openings);
+        settings.nodes = 300;
+        let mut bytes = Vec::new();
+        format::write_header(&mut bytes).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| run(&settings, first, count, excluded, &mut bytes, |_| {}))
+            .unwrap();
+        bytes
+    }
+
+    fn crowded(spec: OpeningSpec) -> OpeningSpec {
+        OpeningSpec {
+            radius: 1,
+            stones: (3, 3),
+            max_eval: i32::MAX,
+            ..spec
+        }
+    }
+
+    fn canonical_openings(bytes: &[u8]) -> Vec<Opening> {
+        let games = format::read_games(&mut &bytes[..]).unwrap();
+        let opening = |g: &GameRecord| {
+            g.opening
+                .iter()
+                .map(|&(x, y)| (x as usize, y as usize))
+                .collect()
+        };
+        games
+            .iter()
+            .map(|g| canonical(&opening(g), 15, 15))
+            .collect()
+    }
+
+    /// No opening is played twice in a run, even where the random draws repeat; the
+    /// games do not depend on the thread count (batches of 4 or 8); a run cut in two,
+    /// its second part excluding the first's openings, plays the same games.
+    #[test]
+    fn a_run_never_repeats_an_opening() {
+        let whole = crowded_run(2, 0, 30, &AHashSet::new());
+        let openings = canonical_openings(&whole);
+        let distinct: AHashSet<&Opening> = openings.iter().collect();
+        assert_eq!(distinct.len(), 30);
+        assert_eq!(crowded_run(1, 0, 30, &AHashSet::new()), whole);
+        let part = crowded_run(1, 0, 5, &AHashSet::new());
+        let earlier: AHashSet<Opening> = canonical_openings(&part).into_iter().collect();
+        let rest = crowded_run(2, 5, 25, &earlier);
+        assert_eq!([&part[..], &rest[8..]].concat(), whole);
+        // Without the exclusion the draws of a 3x3 window do repeat.
+        let mut draws = AHashSet::new();
+        let spec = crowded(small_settings().openings);
+        let mut engine = Engine::new(1 << 20, 1);
+        let repeats = (0..30)
+            .filter(|&i| {
+                let mut rng = Rng::for_item(1, i);
+                let o = balanced_opening(&spec, &mut rng, &mut engine, &AHashSet::new())
+                    .unwrap()
+                    .0;
+                !draws.insert(canonical(&o, 15, 15))
+            })
+            .count();
+        assert!(repeats > 0, "the test's window is too wide to repeat");
     }
 
     /// The next generation's games are played with the previous network: reproducible

@@ -5,7 +5,7 @@
 //! symmetries.
 
 use ahash::AHashSet;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use std::sync::atomic::AtomicBool;
 
 use crate::board::{Board, Rule, Threat};
@@ -46,6 +46,11 @@ impl OpeningSpec {
     }
 }
 
+/// Random stone sets drawn, and balance searches run, for one opening before giving
+/// up: a small board or window can run out of balanced openings not excluded.
+const MAX_DRAWS: u32 = 1_000_000;
+const MAX_SEARCHES: u32 = 10_000;
+
 /// Draws random stone sets until one is balanced. `excluded` holds the canonical
 /// forms (`canonical`) of openings not to return. Returns the opening and its score.
 pub fn balanced_opening(
@@ -54,12 +59,17 @@ pub fn balanced_opening(
     engine: &mut Engine,
     excluded: &AHashSet<Opening>,
 ) -> Result<(Opening, i32)> {
-    loop {
+    let mut searches = 0;
+    for _ in 0..MAX_DRAWS {
         let Some((board, opening)) = random_stones(spec, rng)? else {
             continue;
         };
         if excluded.contains(&canonical(&opening, spec.width, spec.height)) {
             continue;
+        }
+        searches += 1;
+        if searches > MAX_SEARCHES {
+            break;
         }
         engine.clear();
         let limits = Limits {
@@ -73,6 +83,14 @@ pub fn balanced_opening(
             return Ok((opening, score));
         }
     }
+    bail!(
+        "no balanced opening found in {MAX_DRAWS} draws or {MAX_SEARCHES} searches \
+         ({}-{} stones within {} of the centre, {} openings excluded)",
+        spec.stones.0,
+        spec.stones.1,
+        spec.radius,
+        excluded.len()
+    )
 }
 
 /// One random placement, `None` when it went wrong (a forbidden point, a four).

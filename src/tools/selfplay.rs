@@ -3,9 +3,9 @@
 //! `openings/`). Both keep clear of the openings of the `--exclude` files.
 
 use ahash::AHashSet;
-use anyhow::{Context, Result};
-use std::io::Write;
-use std::path::PathBuf;
+use anyhow::{bail, Context, Result};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -28,8 +28,8 @@ pub struct Board {
     /// Board side (5..=32)
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=32))]
     pub size: u8,
-    /// Opening files (offset format) whose openings, under the board's symmetries,
-    /// are never used
+    /// Opening files (offset format) or self-play files whose openings, under the
+    /// board's symmetries, are never used (a run's earlier parts: its games do not repeat)
     #[arg(long, value_name = "FILE")]
     pub exclude: Vec<PathBuf>,
     /// Seed of the random openings
@@ -57,12 +57,42 @@ impl Board {
         let size = self.size as usize;
         let mut set = AHashSet::new();
         for path in &self.exclude {
-            for o in read_file(path, size, size)? {
+            for o in file_openings(path, size)? {
                 set.insert(canonical(&o, size, size));
             }
         }
         Ok(set)
     }
+}
+
+/// The openings of an `--exclude` file: an opening file's lines, or the openings of a
+/// self-play file's games (told apart by the self-play format's magic bytes).
+fn file_openings(path: &Path, size: usize) -> Result<Vec<Opening>> {
+    let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
+    let mut magic = [0u8; 4];
+    let is_games = file.read_exact(&mut magic).is_ok() && &magic == format::MAGIC;
+    if !is_games {
+        return read_file(path, size, size);
+    }
+    let mut file = std::fs::File::open(path)?;
+    let games = format::read_games(&mut file).with_context(|| format!("{}", path.display()))?;
+    games
+        .iter()
+        .map(|g| {
+            if (g.width as usize, g.height as usize) != (size, size) {
+                bail!(
+                    "{}: a game of a {}x{} board, not {size}x{size}",
+                    path.display(),
+                    g.width,
+                    g.height
+                );
+            }
+            Ok(g.opening
+                .iter()
+                .map(|&(x, y)| (x as usize, y as usize))
+                .collect())
+        })
+        .collect()
 }
 
 #[derive(clap::Args, Debug, Clone)]
@@ -170,4 +200,45 @@ pub fn openings(o: &OpeningsOptions, out: &mut impl Write) -> Result<()> {
     }
     progress.finish();
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selfplay::format::GameRecord;
+
+    /// `--exclude` reads an opening file's lines and a self-play file's openings alike.
+    #[test]
+    fn exclude_files_of_both_kinds() {
+        let dir = std::env::temp_dir().join(format!("ferrum-exclude-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let lines = dir.join("openings.txt");
+        std::fs::write(&lines, "0,0, 1,0, 0,1\n\n-1,-1, 2,2\n").unwrap();
+        assert_eq!(
+            file_openings(&lines, 15).unwrap(),
+            vec![vec![(7, 7), (8, 7), (7, 8)], vec![(6, 6), (9, 9)]]
+        );
+        let games = dir.join("games.frsp");
+        let mut bytes = Vec::new();
+        format::write_header(&mut bytes).unwrap();
+        let game = |opening: Vec<(u8, u8)>, size| GameRecord {
+            rule: Rule::Renju,
+            width: size,
+            height: size,
+            opening,
+            plies: Vec::new(),
+            result: 0,
+        };
+        format::write_game(&mut bytes, &game(vec![(7, 7), (8, 8), (6, 7)], 15)).unwrap();
+        format::write_game(&mut bytes, &game(vec![(3, 4)], 15)).unwrap();
+        std::fs::write(&games, &bytes).unwrap();
+        assert_eq!(
+            file_openings(&games, 15).unwrap(),
+            vec![vec![(7, 7), (8, 8), (6, 7)], vec![(3, 4)]]
+        );
+        // Games of another board are refused, not read as this one's.
+        let err = file_openings(&games, 20).unwrap_err().to_string();
+        assert!(err.contains("15x15"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -10,7 +10,9 @@ use std::time::Instant;
 use super::parallel;
 use crate::net::file::NetWeights;
 use crate::net::model::Model;
-use crate::net::train::{add_colour_swaps, split_samples, Losses, Settings, Trainer};
+use crate::net::train::{
+    add_colour_swaps, distinct_games, split_samples, Losses, Settings, Trainer,
+};
 use crate::selfplay::format::{read_games, GameRecord};
 
 #[derive(clap::Args, Debug, Clone)]
@@ -92,6 +94,8 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     if games.iter().any(|g| g.rule != rule) {
         bail!("the data mixes rules: a network is trained for one rule");
     }
+    let read = games.len();
+    let games = distinct_games(games);
     let [mut train, held] = split_samples(&games, o.holdout, o.seed);
     train.truncate((train.len() as f64 * o.fraction.clamp(0.0, 1.0)) as usize);
     if o.colour_swap {
@@ -99,8 +103,9 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     }
     writeln!(
         out,
-        "{} games, {} training positions, {} held out",
+        "{} games ({} repeats left out), {} training positions, {} held out",
         games.len(),
+        read - games.len(),
         train.len(),
         held.len()
     )?;
