@@ -51,41 +51,58 @@ pub fn read_file(path: &std::path::Path, width: usize, height: usize) -> Result<
         .collect()
 }
 
-/// The smallest of an opening's images under the board's symmetries (8 on a square
-/// board, 4 on a rectangle), as a sorted stone list per colour: two openings with the
-/// same canonical form are the same position.
-pub fn canonical(opening: &Opening, width: usize, height: usize) -> Opening {
+/// (x, y, width - 1, height - 1) to the image of (x, y) under one of the board's
+/// symmetries: the identity and the mirrors first, then those that swap the axes.
+type Symmetry = fn(i32, i32, i32, i32) -> (i32, i32);
+const SYMMETRIES: [Symmetry; 8] = [
+    |x, y, _, _| (x, y),
+    |x, y, w, _| (w - x, y),
+    |x, y, _, h| (x, h - y),
+    |x, y, w, h| (w - x, h - y),
+    |x, y, _, _| (y, x),
+    |x, y, w, _| (y, w - x),
+    |x, y, _, h| (h - y, x),
+    |x, y, w, h| (h - y, w - x),
+];
+
+/// The images of `points` under each of the board's symmetries (8 on a square board,
+/// 4 on a rectangle), the identity first, each in the order of `points`.
+pub fn symmetric_images(
+    points: &[(usize, usize)],
+    width: usize,
+    height: usize,
+) -> impl Iterator<Item = Vec<(usize, usize)>> + '_ {
     let (w, h) = (width as i32 - 1, height as i32 - 1);
-    // (x, y, width - 1, height - 1) to the image of (x, y).
-    type Symmetry = fn(i32, i32, i32, i32) -> (i32, i32);
-    let maps: &[Symmetry] = &[
-        |x, y, _, _| (x, y),
-        |x, y, w, _| (w - x, y),
-        |x, y, _, h| (x, h - y),
-        |x, y, w, h| (w - x, h - y),
-        |x, y, _, _| (y, x),
-        |x, y, w, _| (y, w - x),
-        |x, y, _, h| (h - y, x),
-        |x, y, w, h| (h - y, w - x),
-    ];
     let count = if width == height { 8 } else { 4 };
-    maps[..count]
+    SYMMETRIES[..count].iter().map(move |m| {
+        points
+            .iter()
+            .map(|&(x, y)| {
+                let (a, b) = m(x as i32, y as i32, w, h);
+                (a as usize, b as usize)
+            })
+            .collect()
+    })
+}
+
+/// Opening stones (alternating from Black) sorted per colour, Black's first: the
+/// position they make, whatever order they were played in.
+pub fn sorted_by_colour(stones: &[(usize, usize)]) -> Opening {
+    let mut tagged: Vec<(bool, usize, usize)> = stones
         .iter()
-        .map(|m| {
-            let mut image: Vec<(usize, usize, bool)> = opening
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y))| {
-                    let (a, b) = m(x as i32, y as i32, w, h);
-                    (a as usize, b as usize, i % 2 == 1)
-                })
-                .collect();
-            image.sort_by_key(|&(x, y, white)| (white, y, x));
-            image
-                .into_iter()
-                .map(|(x, y, _)| (x, y))
-                .collect::<Opening>()
-        })
+        .enumerate()
+        .map(|(i, &(x, y))| (i % 2 == 1, y, x))
+        .collect();
+    tagged.sort_unstable();
+    tagged.into_iter().map(|(_, y, x)| (x, y)).collect()
+}
+
+/// The smallest of an opening's images under the board's symmetries, as a sorted
+/// stone list per colour: two openings with the same canonical form are the same
+/// position.
+pub fn canonical(opening: &Opening, width: usize, height: usize) -> Opening {
+    symmetric_images(opening, width, height)
+        .map(|image| sorted_by_colour(&image))
         .min()
         .expect("at least one symmetry")
 }

@@ -12,7 +12,7 @@ use super::file::fnv1a;
 use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
 use super::shape::SHAPES;
 use crate::board::{Board, Pos};
-use crate::openings::{canonical, Opening};
+use crate::openings::{canonical, sorted_by_colour, symmetric_images, Opening};
 use crate::rng::Rng;
 use crate::selfplay::format::{GameRecord, NO_SCORE};
 
@@ -82,19 +82,27 @@ impl Losses {
     }
 }
 
-/// The games without repeats: a game with the moves of an earlier one (the same
-/// opening searched to the same node counts gives the same game) is dropped, so that
-/// no position weighs twice in training or sits on both sides of the split.
+/// The games without repeats: a game with the moves of an earlier one, or with their
+/// mirror image (the same opening searched to the same node counts gives the same
+/// game), is left out, so that no position weighs twice in training.
 pub fn distinct_games(games: Vec<GameRecord>) -> Vec<GameRecord> {
     let mut seen = AHashSet::new();
     games
         .into_iter()
         .filter(|g| {
-            let mut key = vec![g.rule.gomocup_value() as u8, g.width, g.height];
-            key.extend(g.opening.iter().flat_map(|&(x, y)| [x, y]));
-            key.push(u8::MAX);
-            key.extend(g.plies.iter().flat_map(|p| [p.x, p.y]));
-            seen.insert(key)
+            let stones: Vec<(usize, usize)> = (g.opening.iter().copied())
+                .chain(g.plies.iter().map(|p| (p.x, p.y)))
+                .map(|(x, y)| (x as usize, y as usize))
+                .collect();
+            let (width, height) = (g.width as usize, g.height as usize);
+            let image = symmetric_images(&stones, width, height)
+                .map(|image| {
+                    let (opening, moves) = image.split_at(g.opening.len());
+                    (sorted_by_colour(opening), moves.to_vec())
+                })
+                .min()
+                .expect("at least one symmetry");
+            seen.insert((g.rule.gomocup_value(), width, height, image))
         })
         .collect()
 }
@@ -575,7 +583,13 @@ mod tests {
         let mut other_scores = games[0].clone();
         other_scores.plies[0].score = 77;
         twice.push(other_scores);
+        let mut mirrored = games[1].clone();
+        mirrored.plies.iter_mut().for_each(|p| p.x = 8 - p.x);
+        twice.push(mirrored.clone());
         assert_eq!(distinct_games(twice), games);
+        // One stone elsewhere: another game.
+        mirrored.plies[0].y = (mirrored.plies[0].y + 1) % 9;
+        assert_eq!(distinct_games(vec![games[1].clone(), mirrored]).len(), 2);
         let opened = |opening: Vec<(u8, u8)>, first: (u8, u8)| GameRecord {
             opening,
             plies: vec![Ply {
