@@ -147,7 +147,15 @@ impl<'n> NetState<'n> {
             self.taken_back(board);
             return;
         }
-        self.catch_up_count = self.catch_up_count.wrapping_add(1).max(1);
+        self.catch_up_count = match self.catch_up_count.checked_add(1) {
+            Some(n) => n,
+            // After 2^32 catch-ups (an hour's search) a stale number could equal the
+            // new one and leave a cell unsaved: the numbering starts again from clean.
+            None => {
+                self.saved_in.fill(0);
+                1
+            }
+        };
         let record = CatchUp {
             moves_before: self.synced,
             first_saved: self.saved.len(),
@@ -302,6 +310,32 @@ mod tests {
                 "{classical}"
             );
         }
+    }
+
+    /// Catch-up numbers wrap after 2^32 without leaving a cell unsaved: take-backs
+    /// across the wrap restore the state exactly.
+    #[test]
+    fn catch_up_numbers_wrap_cleanly() {
+        let net = NetWeights::quantize(&Model::random(4), Rule::Freestyle);
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let mut state = NetState::new(&net, &board);
+        // Every cell last saved by catch-up 1, and the count about to wrap.
+        state.saved_in.fill(1);
+        state.catch_up_count = u32::MAX - 1;
+        let start = state.value(&board);
+        for (x, y) in [(7, 7), (8, 7), (7, 8), (9, 9)] {
+            let c = board.to_move();
+            board.make(Pos::from_xy(x, y), c);
+            state.value(&board);
+        }
+        for _ in 0..4 {
+            board.undo();
+            state.taken_back(&board);
+        }
+        let fresh = NetState::new(&net, &board);
+        assert_eq!(state.acc, fresh.acc);
+        assert_eq!(state.pool, fresh.pool);
+        assert_eq!(state.value(&board), start);
     }
 
     /// After long random sequences of moves and take-backs on every rule and several
