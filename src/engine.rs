@@ -54,6 +54,12 @@ fn tt_cap(available: Option<u64>, held: usize) -> u64 {
     cap.max(MIN_TT_BYTES)
 }
 
+/// The largest table this machine can hold now, `held` bytes of a table counted as
+/// freed first.
+pub fn max_tt_bytes_holding(held: usize) -> u64 {
+    tt_cap(crate::sysmem::available_bytes(), held)
+}
+
 /// TT bytes that keep the whole process under `max_memory` (0 = no limit), the
 /// solvers' `solver_bytes` counted, and under the user's `hash_bytes` request, if any,
 /// within `cap` (`Engine::max_tt_bytes`).
@@ -129,7 +135,7 @@ impl Engine {
 
     /// The largest table this machine can hold now (`tt_cap`), counting this one.
     pub fn max_tt_bytes(&self) -> u64 {
-        tt_cap(crate::sysmem::available_bytes(), self.tt_bytes())
+        max_tt_bytes_holding(self.tt_bytes())
     }
 
     /// Asks for a table of `bytes` from the next search on; nothing is allocated now.

@@ -7,12 +7,12 @@ use super::jobs::{Job, StopSignal};
 use super::output::Output;
 use super::Event;
 use crate::board::{Board, Pos, Rule};
-use crate::engine::{default_threads, Engine};
+use crate::engine::{default_threads, max_tt_bytes_holding, Engine};
 use crate::logging::LogSink;
 use crate::timeman::TimeControl;
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
 use std::time::Instant;
 
 mod answers;
@@ -84,6 +84,9 @@ pub struct Session {
     searches_started: u64,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
+    /// Changes to the engine that found it locked by a search answered early, made by
+    /// the next job on its thread (`with_engine`).
+    deferred: Vec<EngineChange>,
     log: LogSink,
     log_explicit: bool,
 }
@@ -91,6 +94,18 @@ pub struct Session {
 fn lock(engine: &Mutex<Engine>) -> std::sync::MutexGuard<'_, Engine> {
     engine.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// The largest table the machine can hold now, without waiting for a search that
+/// holds the engine (its table then counts as not freed).
+fn max_tt_bytes(engine: &Mutex<Engine>) -> u64 {
+    match engine.try_lock() {
+        Ok(engine) => engine.max_tt_bytes(),
+        Err(_) => max_tt_bytes_holding(0),
+    }
+}
+
+/// A change to the engine asked for by a command.
+type EngineChange = Box<dyn FnOnce(&mut Engine) + Send>;
 
 impl Session {
     /// `threads`: the search threads until `INFO thread_num` says otherwise (default:
@@ -125,6 +140,7 @@ impl Session {
             search: None,
             searches_started: 0,
             pending: VecDeque::new(),
+            deferred: Vec::new(),
             log,
             log_explicit,
         }
@@ -249,20 +265,38 @@ impl Session {
                 self.with_board(|s| s.request(Job::Balance { two, bias }, at))
             }
             Command::ShowForbid => self.with_board(Session::show_forbid),
-            Command::HashClear => lock(&self.engine).clear(),
+            Command::HashClear => self.with_engine(Engine::clear),
             Command::ShowInfo => {
                 let threads = default_threads();
                 self.out
                     .line(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 // The largest `hash_size` exponent (2^k KB): 24 (16 GiB, the TT's cap)
                 // or less on a machine with less memory available.
-                let log2_kb = (lock(&self.engine).max_tt_bytes() >> 10).ilog2();
+                let log2_kb = (max_tt_bytes(&self.engine) >> 10).ilog2();
                 self.out
                     .line(&format!("MESSAGE INFO MAX_HASH_SIZE {log2_kb}"));
             }
             Command::Malformed(msg) => self.out.line(&format!("ERROR {msg}")),
             Command::Unknown(line) => self.out.line(&format!("UNKNOWN command '{line}'")),
         }
+    }
+
+    /// Makes `change` to the engine now, or, while a search answered early still holds
+    /// it, on the next job's thread before it searches: the protocol thread never
+    /// waits for a search, so a command answers at once.
+    fn with_engine(&mut self, change: impl FnOnce(&mut Engine) + Send + 'static) {
+        let mut engine = match self.engine.try_lock() {
+            Ok(engine) => engine,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                self.deferred.push(Box::new(change));
+                return;
+            }
+        };
+        for earlier in self.deferred.drain(..) {
+            earlier(&mut engine);
+        }
+        change(&mut engine);
     }
 
     /// Runs `f` if a board exists (START answered OK), else answers ERROR.
@@ -272,5 +306,37 @@ impl Session {
         } else {
             self.out.line("ERROR no board: send START first");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// While a search answered early still holds the engine, a command that changes
+    /// the engine answers at once; the change is made before the next search.
+    #[test]
+    fn commands_do_not_wait_for_a_search_holding_the_engine() {
+        let (events, _) = std::sync::mpsc::channel();
+        let mut session = Session::new(events, LogSink::default(), true, Some(1));
+        let engine = session.engine.clone();
+        let held = lock(&engine);
+        let (done, answered) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            session.info("hash_size", "65536");
+            session.info("thread_num", "3");
+            let _ = done.send(session);
+        });
+        let mut session = answered
+            .recv_timeout(Duration::from_secs(10))
+            .expect("INFO waited for the engine");
+        assert_eq!(session.deferred.len(), 2);
+        drop(held);
+        session.with_engine(Engine::clear);
+        assert!(session.deferred.is_empty());
+        let mut engine = lock(&engine);
+        engine.prepare();
+        assert_eq!((engine.tt_bytes(), engine.threads()), (64 << 20, 3));
     }
 }

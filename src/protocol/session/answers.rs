@@ -92,6 +92,7 @@ impl Session {
         self.search_start = at;
         self.realtime_pos = None;
         let engine = self.engine.clone();
+        let deferred = std::mem::take(&mut self.deferred);
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -104,6 +105,9 @@ impl Session {
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let mut engine = lock(&engine);
+                    for change in deferred {
+                        change(&mut engine);
+                    }
                     // The table takes the size the limits ask for here, on the search
                     // thread: START and INFO answer without allocating.
                     engine.prepare();

@@ -10,21 +10,23 @@ impl Session {
     /// Sizes the TT from max_memory, hash_size, the solvers' tables and the thread
     /// count (only between searches; the table is made at the next search).
     pub(super) fn size_tt(&mut self) {
-        let mut engine = lock(&self.engine);
-        let cap = engine.max_tt_bytes();
-        let solver_bytes = engine.solver_bytes();
-        let bytes = tt_bytes_for(
-            self.max_memory,
-            self.hash_kb.map(|kb| kb.saturating_mul(1024)),
-            cap,
-            solver_bytes,
-        );
-        engine.resize_tt(bytes);
-        log::info!(
-            "TT: {} MiB, solver tables: {} MiB",
-            bytes >> 20,
-            solver_bytes >> 20
-        );
+        let (max_memory, hash_kb) = (self.max_memory, self.hash_kb);
+        self.with_engine(move |engine| {
+            let cap = engine.max_tt_bytes();
+            let solver_bytes = engine.solver_bytes();
+            let bytes = tt_bytes_for(
+                max_memory,
+                hash_kb.map(|kb| kb.saturating_mul(1024)),
+                cap,
+                solver_bytes,
+            );
+            engine.resize_tt(bytes);
+            log::info!(
+                "TT: {} MiB, solver tables: {} MiB",
+                bytes >> 20,
+                solver_bytes >> 20
+            );
+        });
     }
 
     /// The networks the engine may use and whether it starts with them.
@@ -48,7 +50,7 @@ impl Session {
             }
             ("thread_num", Some(v)) => {
                 let n = if v > 0 { v as usize } else { default_threads() };
-                lock(&self.engine).set_threads(n);
+                self.with_engine(move |engine| engine.set_threads(n));
                 // Each thread has a solver table of its own, within max_memory.
                 if self.max_memory > 0 {
                     self.size_tt();
@@ -81,7 +83,8 @@ impl Session {
             ("swapable", Some(v)) => self.swapable = v == 1,
             // Our own key: `INFO eval net` or `INFO eval classical` (`--eval`).
             ("eval", _) if matches!(value.trim(), "net" | "classical") => {
-                lock(&self.engine).set_use_net(value.trim() == "net");
+                let use_net = value.trim() == "net";
+                self.with_engine(move |engine| engine.set_use_net(use_net));
             }
             // game_type, evaluate, pondering (we never think on the opponent's time),
             // caution_factor (the candidate range is the search's own) and unknown
