@@ -18,6 +18,9 @@ pub const VERSION: u16 = 3;
 const HEADER_BYTES: usize = 4 + 2 + 1 + 2 + 2 + 4 + 4 + 8 + 1;
 /// A cell feature of 1.0 (the top of the clipped range) in the integer table.
 pub const ACC_ONE: i32 = 256;
+/// The shape table's range: a cell's four rows summed fit in `i16`.
+const TABLE_MIN: i16 = -8192;
+const TABLE_MAX: i16 = 8191;
 
 /// The network as the engine holds it.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +41,11 @@ pub struct NetWeights {
 impl NetWeights {
     /// The trained model quantized for `rule`.
     pub fn quantize(model: &Model, rule: Rule) -> NetWeights {
-        let q = |v: f32| (v * ACC_ONE as f32).round().clamp(-8192.0, 8191.0) as i16;
+        let q = |v: f32| {
+            (v * ACC_ONE as f32)
+                .round()
+                .clamp(TABLE_MIN as f32, TABLE_MAX as f32) as i16
+        };
         let shapes = model.shapes.iter().map(|row| row.map(q)).collect();
         NetWeights::new(rule, shapes, model.heads.clone(), model.residual)
     }
@@ -129,11 +136,24 @@ impl NetWeights {
             fnv1a(payload) == checksum,
             "network file corrupt (checksum mismatch)"
         );
+        ensure!(
+            bytes[27] <= 1,
+            "network file has unknown flags {}",
+            bytes[27]
+        );
         let (table, rest) = payload.split_at(SHAPES * FEATURES * 2);
-        let shapes = table
+        let shapes: Vec<[i16; FEATURES]> = table
             .chunks_exact(FEATURES * 2)
             .map(|row| std::array::from_fn(|k| i16::from_le_bytes([row[2 * k], row[2 * k + 1]])))
             .collect();
+        // Four rows summed must fit in i16 (the incremental sums), as `quantize` keeps them.
+        ensure!(
+            shapes
+                .iter()
+                .flatten()
+                .all(|v| (TABLE_MIN..=TABLE_MAX).contains(v)),
+            "network file has shape values outside {TABLE_MIN}..={TABLE_MAX}"
+        );
         let mut floats = rest
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes(b.try_into().expect("4 bytes")));
@@ -141,6 +161,10 @@ impl NetWeights {
         for w in heads.iter_mut().flat_map(Head::params_mut) {
             *w = floats.next().expect("length checked");
         }
+        ensure!(
+            heads.iter().flat_map(Head::params).all(|w| w.is_finite()),
+            "network file has weights that are not finite numbers"
+        );
         Ok(NetWeights::new(rule, shapes, heads, bytes[27] == 1))
     }
 }
@@ -175,9 +199,19 @@ mod tests {
         other[7] = 64;
         assert!(err(&other).contains("64 features"));
         assert!(err(b"GIF89a").contains("not a Ferrum network"));
-        let mut future = bytes;
+        let mut future = bytes.clone();
         future[4] = 9;
         assert!(err(&future).contains("version 9"));
+        let mut flags = bytes;
+        flags[27] = 2;
+        assert!(err(&flags).contains("flags 2"));
+        // Well-formed files, checksum and all, with values this build cannot use.
+        let mut wide = net.clone();
+        wide.shapes[5][3] = 9000;
+        assert!(err(&wide.to_bytes()).contains("shape values outside"));
+        let mut nan = net;
+        *nan.heads[1].params_mut().nth(7).unwrap() = f32::NAN;
+        assert!(err(&nan.to_bytes()).contains("not finite"));
     }
 
     #[test]
