@@ -9,9 +9,9 @@
 #
 # Each step is skipped when its output exists, so the same command resumes a stopped
 # run. DIR receives classical/ (the games), own/ (OWN_GAMES games of `renju-gen0-3m`, seed
-# 301, and of `renju-gen1`, seed 302, at 10000 nodes a move), curve/ (learning_curve.sh
-# with SHARES "0.5 1": the networks, curve.txt with their losses on the held-out games
-# and on each own set), match.txt (all data against half, 200 ms a move, GAMES games on
+# 301, and of `renju-gen1`, seed 302, at 10000 nodes a move, from openings no game of
+# classical/ had), curve/ (learning_curve.sh with SHARES "0.5 1": the networks,
+# curve.txt with their losses on the held-out games and on each own set), match.txt (all data against half, 200 ms a move, GAMES games on
 # the first GAMES/2 openings of openings/renju15-test.txt) and verdict.txt. Environment:
 # CHUNKS (380), CHUNK (games a chunk, 1000), OWN_GAMES (2000), GAMES (400), THREADS
 # (every core), BIN and ARENA (`pbrain-ferrum` and `ferrum-arena`: default, a release
@@ -19,7 +19,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 mkdir -p "$1"
@@ -38,11 +38,15 @@ play=(--rule renju --nodes 10000 --balance-nodes 10000 --exclude openings/renju1
     --exclude tests/data/openings/renju26.txt --threads "$threads")
 BIN="$dir/pbrain-ferrum" ENGINE="--eval classical" scripts/selfplay_chunks.sh \
     "$dir/classical" s201 0 $((chunks - 1)) --seed 201 "${play[@]}"
-own=()
+# The own sets start from no opening of the training games: a game that shares its
+# first positions with the training data would favour the network that saw more.
+own=() trained=()
+for f in "$dir"/classical/s201-*.frsp; do trained+=(--exclude "$f"); done
 for net_seed in renju-gen0-3m:301 renju-gen1:302; do
     net=${net_seed%:*}
     BIN="$dir/pbrain-ferrum" ENGINE="--net nets/$net.frnn" CHUNK=$own_games \
-        scripts/selfplay_chunks.sh "$dir/own" "$net" 0 0 --seed "${net_seed#*:}" "${play[@]}"
+        scripts/selfplay_chunks.sh "$dir/own" "$net" 0 0 --seed "${net_seed#*:}" "${play[@]}" \
+        "${trained[@]}"
     own+=("$dir/own/$net-000.frsp")
 done
 SHARES="0.5 1" EPOCHS=3 NET="" EVAL="${own[*]}" THREADS=$threads BIN="$dir/pbrain-ferrum" \
