@@ -225,7 +225,7 @@ mod tests {
     }
 
     /// `count` games of a run of 3-stone openings in a 3x3 window, every one balanced
-    /// enough (about 40 under the symmetries: they repeat within a few draws),
+    /// enough (a few dozen under the symmetries: they repeat within a few draws),
     /// `threads` games at once, excluding `excluded`.
     fn crowded_run(
         threads: usize,
