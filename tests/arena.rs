@@ -47,6 +47,37 @@ fn arena(args: &[&str], limit: Duration) -> String {
     }
 }
 
+/// A result that cannot be written (here: stdout closed, as under `| head`) ends the
+/// match with an error, at once: the slots waiting for their results to be counted
+/// must not wait forever.
+#[test]
+fn a_result_that_cannot_be_written_ends_the_match() {
+    let legal = fixture("legal");
+    let start = Instant::now();
+    let mut child = Command::new(ARENA)
+        .args(["--engine", &legal, "--engine", &legal, "--games", "8"])
+        .args(["--concurrency", "2", "--turn-ms", "100"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start ferrum-arena");
+    drop(child.stdout.take());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("ferrum-arena hung after a failed write");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!status.success(), "{err}");
+    assert!(err.to_lowercase().contains("pipe"), "{err}");
+}
+
 fn game_lines(out: &str) -> Vec<&str> {
     out.lines().filter(|l| l.starts_with("game ")).collect()
 }

@@ -47,7 +47,7 @@ pub struct Cli {
     /// Time per game and engine; 0 = none
     #[arg(long, value_name = "MS", default_value_t = 0)]
     match_ms: u64,
-    /// Grace added to every limit before a time forfeit
+    /// Grace added to every move's limit, and once to the game's, before a time forfeit
     #[arg(long, value_name = "MS", default_value_t = 1000)]
     tolerance_ms: u64,
     /// One opening per line: `dx,dy, dx,dy, ...` from the centre, stones alternating

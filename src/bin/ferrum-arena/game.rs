@@ -179,31 +179,14 @@ impl Game<'_> {
         Ok(())
     }
 
-    /// Milliseconds this move may take (before the tolerance), and the `time_left`
-    /// to announce.
-    fn budget(&self, color: Color) -> (u64, i64) {
-        let s = self.settings;
-        let turn = if s.turn_ms > 0 {
-            s.turn_ms
-        } else {
-            u64::MAX / 4
-        };
-        if s.match_ms == 0 {
-            return (turn, NO_TIME_LIMIT);
-        }
-        let left = s.match_ms as i64 - self.used_ms[color.idx()] as i64;
-        (turn.min(left.max(0) as u64), left)
-    }
-
     /// Sends the position or the last move and waits for a move within the limits.
     fn request_move(&mut self, color: Color) -> Answer {
-        let (budget_ms, time_left) = self.budget(color);
+        let (limit_ms, time_left) = move_limit(self.settings, self.used_ms[color.idx()]);
         let commands = self.move_commands(color);
         let engine = &mut *self.engines[color.idx()];
         if !engine.send(&format!("INFO time_left {time_left}")) {
             return Answer::Fault(Reason::Crash);
         }
-        let limit_ms = budget_ms.saturating_add(self.settings.tolerance_ms);
         let start = Instant::now();
         let deadline = start + Duration::from_millis(limit_ms);
         for command in &commands {
@@ -263,9 +246,55 @@ pub fn parse_move(line: &str) -> Option<(i64, i64)> {
     Some((number(x)?, number(y)?))
 }
 
+/// Milliseconds a move may take before it forfeits, tolerance included, for an engine
+/// that has used `used_ms` of its game time, and the `time_left` to announce. The
+/// tolerance is granted once per game as well as per move: an engine past its game
+/// time by more than the tolerance forfeits, however small each overrun was.
+fn move_limit(s: &GameSettings, used_ms: u64) -> (u64, i64) {
+    let turn = if s.turn_ms > 0 {
+        s.turn_ms
+    } else {
+        u64::MAX / 4
+    };
+    let turn_limit = turn.saturating_add(s.tolerance_ms);
+    if s.match_ms == 0 {
+        return (turn_limit, NO_TIME_LIMIT);
+    }
+    let left = s.match_ms as i64 - used_ms as i64;
+    let game_limit = (left + s.tolerance_ms as i64).max(0) as u64;
+    (turn_limit.min(game_limit), left)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_game_clock_forfeits_past_its_tolerance() {
+        let s = GameSettings {
+            size: 15,
+            rule: 0,
+            turn_ms: 0,
+            match_ms: 10_000,
+            tolerance_ms: 1_000,
+            max_memory: 0,
+            max_node: 0,
+            draw_after: None,
+        };
+        assert_eq!(move_limit(&s, 0), (11_000, 10_000));
+        assert_eq!(move_limit(&s, 9_500), (1_500, 500));
+        // Over its game time: only what is left of the tolerance, then nothing.
+        assert_eq!(move_limit(&s, 10_600), (400, -600));
+        assert_eq!(move_limit(&s, 11_000), (0, -1_000));
+        let per_move = GameSettings {
+            turn_ms: 300,
+            match_ms: 0,
+            ..s.clone()
+        };
+        assert_eq!(move_limit(&per_move, 99_999), (1_300, NO_TIME_LIMIT));
+        let both = GameSettings { turn_ms: 300, ..s };
+        assert_eq!(move_limit(&both, 9_900), (1_100, 100));
+    }
 
     #[test]
     fn move_lines() {

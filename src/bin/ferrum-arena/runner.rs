@@ -73,9 +73,12 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         drop(tx);
         let mut error = None;
         for (report, ack) in rx {
-            match report {
-                Ok(report) => {
-                    record(config, &names, &report, &mut totals, out)?;
+            // An error ends the match, but every slot still gets its acknowledgement:
+            // a slot left waiting for one would never finish.
+            match report.and_then(|r| {
+                record(config, &names, &r, &mut totals, out).map_err(|e| format!("{e:#}"))
+            }) {
+                Ok(()) => {
                     if let Some(p) = &progress {
                         p.tick(|| progress_note(&totals.tally));
                     }
