@@ -230,3 +230,69 @@ fn frozen_scores_are_exact_after_undo() {
         }
     }
 }
+
+/// Renju's Black: every 5-ply quick win is a four-three that works: after the four is
+/// blocked, Black has a straight four that is not forbidden. A double three, or a
+/// four-three whose three is fake, is no quick win (random positions near the centre;
+/// a block that gives White a four is the rule's known exception and is skipped).
+#[test]
+fn renju_quick_wins_for_black_hold() {
+    use ferrum::board::Threat;
+    use ferrum::search::movegen::quick_win;
+    let mut rng = Rng::new(5);
+    let mut claims = 0;
+    for _ in 0..20000 {
+        let mut board = Board::new(15, 15, Rule::Renju).unwrap();
+        for _ in 0..8 + rng.below(30) {
+            let cells: Vec<Pos> = board
+                .all_cells()
+                .filter(|&p| board.is_empty(p) && p.x().abs_diff(7) <= 4 && p.y().abs_diff(7) <= 4)
+                .collect();
+            let p = *rng.pick(&cells);
+            let c = board.to_move();
+            if board.is_legal(c, p) && !board.is_win_move(c, p) {
+                board.make(p, c);
+            }
+        }
+        // Quick wins come after the search's own checks: no five to make or block.
+        let five_for = |board: &Board, c: Color| {
+            board
+                .all_cells()
+                .any(|q| board.is_empty(q) && board.is_win_move(c, q))
+        };
+        if board.to_move() != Color::Black
+            || five_for(&board, Color::Black)
+            || five_for(&board, Color::White)
+        {
+            continue;
+        }
+        let Some((p, 5)) = quick_win(&mut board) else {
+            continue;
+        };
+        claims += 1;
+        let before = board.diagram();
+        board.make(p, Color::Black);
+        let fives: Vec<Pos> = board
+            .all_cells()
+            .filter(|&q| board.is_empty(q) && board.is_win_move(Color::Black, q))
+            .collect();
+        assert_eq!(
+            fives.len(),
+            1,
+            "{},{} is no four-three:\n{before}",
+            p.x(),
+            p.y()
+        );
+        board.make(fives[0], Color::White);
+        if board.threat_count_at_least(Color::White, Threat::BLOCK4) > 0 {
+            continue;
+        }
+        assert!(
+            matches!(quick_win(&mut board), Some((_, 3))),
+            "{},{}: no straight four after the block:\n{before}",
+            p.x(),
+            p.y()
+        );
+    }
+    assert!(claims > 20, "{claims} claims");
+}

@@ -60,6 +60,17 @@ impl Board {
         None
     }
 
+    /// How many of the threes Black makes at the empty cell `p` are real (below).
+    pub fn real_threes(&mut self, p: Pos) -> usize {
+        let dirs: Vec<usize> = (0..4)
+            .filter(|&d| self.pattern(Color::Black, p, d) == Pattern::F3)
+            .collect();
+        if dirs.is_empty() {
+            return 0;
+        }
+        self.real_three_count(p, &dirs)
+    }
+
     /// How many of the threes Black makes at `p` (in `dirs`) are real: after the
     /// stone, some point on that line makes a straight four and is not forbidden.
     fn real_three_count(&mut self, p: Pos, dirs: &[usize]) -> usize {

@@ -189,7 +189,10 @@ pub fn winning_flex4(board: &mut Board) -> Option<Pos> {
 /// A move that wins by force without search, with the plies to the five: a straight
 /// four (3 plies), or, when the opponent cannot make a four at all, a four-three or a
 /// double three (5 plies). The last two are the classic quick-win rules of pattern
-/// engines: they hold unless a forced block happens to give the opponent a four.
+/// engines: they hold unless a forced block happens to give the opponent a four. For
+/// renju's Black a three may be fake (its straight four forbidden): a four-three wins
+/// only with a real three, and a double three never (with two real threes it would be
+/// forbidden).
 pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
     if let Some(p) = winning_flex4(board) {
         return Some((p, 3));
@@ -199,15 +202,22 @@ pub fn quick_win(board: &mut Board) -> Option<(Pos, usize)> {
     if board.threat_count_at_least(them, Threat::BLOCK4) > 0 {
         return None;
     }
-    for t in [Threat::BLOCK4_FLEX3, Threat::FLEX3_2X] {
+    let forbids = board.rule().has_forbidden(us);
+    let kinds: &[Threat] = if forbids {
+        &[Threat::BLOCK4_FLEX3]
+    } else {
+        &[Threat::BLOCK4_FLEX3, Threat::FLEX3_2X]
+    };
+    for &t in kinds {
         if board.threat_count(us, t) == 0 {
             continue;
         }
         let cells: Vec<Pos> = board.cells_with_threat(us, t).collect();
-        if let Some(p) = cells
-            .into_iter()
-            .find(|&p| board.threat(us, p) == t && !us_may_not_play(board, us, p))
-        {
+        if let Some(p) = cells.into_iter().find(|&p| {
+            board.threat(us, p) == t
+                && !us_may_not_play(board, us, p)
+                && (!forbids || board.real_threes(p) > 0)
+        }) {
             return Some((p, 5));
         }
     }
