@@ -87,6 +87,9 @@ pub struct Session {
     /// Changes to the engine that found it locked by a search answered early, made by
     /// the next job on its thread (`with_engine`).
     deferred: Vec<EngineChange>,
+    /// A new game or rule since the last search: the next job empties the table first
+    /// (on its thread: freeing a large table takes milliseconds).
+    clear_table: bool,
     log: LogSink,
     log_explicit: bool,
 }
@@ -141,6 +144,7 @@ impl Session {
             searches_started: 0,
             pending: VecDeque::new(),
             deferred: Vec::new(),
+            clear_table: false,
             log,
             log_explicit,
         }

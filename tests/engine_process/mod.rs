@@ -57,6 +57,22 @@ impl EngineProcess {
         }
     }
 
+    /// Writes `text`, then returns every line up to and including the next one that is
+    /// not MESSAGE or DEBUG (each test binary compiles this module; not all call it).
+    #[allow(dead_code)]
+    pub fn reply_lines(&mut self, text: &str) -> Vec<String> {
+        self.send(text);
+        let mut lines = Vec::new();
+        loop {
+            let line = self.lines.next().expect("a reply").unwrap();
+            let done = !line.starts_with("MESSAGE") && !line.starts_with("DEBUG");
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
     /// `END`, then waits for the process to exit.
     pub fn end(mut self) {
         self.send("END\n");

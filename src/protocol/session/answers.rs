@@ -93,6 +93,7 @@ impl Session {
         self.realtime_pos = None;
         let engine = self.engine.clone();
         let deferred = std::mem::take(&mut self.deferred);
+        let clear_table = std::mem::take(&mut self.clear_table);
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -107,6 +108,9 @@ impl Session {
                     let mut engine = lock(&engine);
                     for change in deferred {
                         change(&mut engine);
+                    }
+                    if clear_table {
+                        engine.clear();
                     }
                     // The table takes the size the limits ask for here, on the search
                     // thread: START and INFO answer without allocating.

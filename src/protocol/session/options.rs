@@ -65,6 +65,7 @@ impl Session {
                         6 => Opening::Swap2,
                         _ => Opening::Free,
                     };
+                    self.clear_table |= rule != self.rule;
                     self.rule = rule;
                     if let Some(b) = &self.board {
                         self.board = Some(b.with_rule(rule));

@@ -38,6 +38,9 @@ impl Session {
             Ok(b) => {
                 self.board = Some(b);
                 self.size_tt();
+                // The table's keys hold the stones only, not the size or the rule: what
+                // another game stored must not be read in this one.
+                self.clear_table = true;
                 self.out.line("OK");
             }
             Err(e) => self.out.line(&format!("ERROR {e}")),

@@ -1,0 +1,48 @@
+//! The transposition table between games: its keys hold the stones only, so a new game
+//! (`START`) or another rule must not read what an earlier one stored. Seen through
+//! the node counts of one-thread searches to a fixed depth, which the table changes.
+
+mod engine_process;
+
+use engine_process::EngineProcess;
+
+/// The nodes of the last completed depth of a `BOARD` search.
+fn nodes(engine: &mut EngineProcess, rule: u32) -> String {
+    let lines = engine.reply_lines(&format!(
+        "INFO rule {rule}\nBOARD\n7,7,1\n8,8,2\n8,7,1\n6,6,2\nDONE\n"
+    ));
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("MESSAGE depth"))
+        .unwrap_or_else(|| panic!("no depth line: {lines:?}"));
+    let n = last.split_whitespace().skip_while(|w| *w != "n").nth(1);
+    n.unwrap().to_string()
+}
+
+#[test]
+fn a_new_game_or_rule_starts_from_an_empty_table() {
+    let mut engine = EngineProcess::start_with(&["--threads", "1"]);
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    engine.send("INFO max_depth 6\nINFO timeout_turn 60000\n");
+    let fresh = nodes(&mut engine, 0);
+    // The same position again in the same game: the table makes it cheaper.
+    assert_ne!(
+        nodes(&mut engine, 0),
+        fresh,
+        "the table did not change the count"
+    );
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    assert_eq!(nodes(&mut engine, 0), fresh, "START kept the table");
+    let renju = nodes(&mut engine, 4);
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    assert_eq!(nodes(&mut engine, 4), renju, "START kept the table");
+    // A rule change within a game empties it too.
+    assert_ne!(nodes(&mut engine, 4), renju);
+    assert_eq!(
+        nodes(&mut engine, 0),
+        fresh,
+        "the rule change kept the table"
+    );
+    engine.end();
+}
