@@ -12,7 +12,7 @@ use super::file::fnv1a;
 use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
 use super::shape::SHAPES;
 use crate::board::{Board, Pos};
-use crate::openings::{canonical, sorted_by_colour, symmetric_images, Opening};
+use crate::openings::{canonical, sorted_by_colour, symmetric_images};
 use crate::rng::Rng;
 use crate::selfplay::format::{GameRecord, NO_SCORE};
 
@@ -115,11 +115,7 @@ pub fn split_samples(games: &[GameRecord], holdout_every: u64, seed: u64) -> [Ve
     let mut out = [Vec::new(), Vec::new()];
     for (g, game) in games.iter().enumerate() {
         let (w, h) = (game.width as usize, game.height as usize);
-        let opening: Opening = game
-            .opening
-            .iter()
-            .map(|&(x, y)| (x as usize, y as usize))
-            .collect();
+        let opening = game.opening_cells();
         let mut key = vec![game.width, game.height];
         key.extend(
             canonical(&opening, w, h)

@@ -75,6 +75,14 @@ fn play(board: &mut Board, x: u8, y: u8) -> Result<Pos> {
 }
 
 impl GameRecord {
+    /// The opening stones as board coordinates (the openings' own type).
+    pub fn opening_cells(&self) -> crate::openings::Opening {
+        self.opening
+            .iter()
+            .map(|&(x, y)| (x as usize, y as usize))
+            .collect()
+    }
+
     /// The game's result for `side`: +1 won, -1 lost, 0 draw.
     pub fn result_for(&self, side: Color) -> i8 {
         if side == Color::Black {

@@ -107,11 +107,10 @@ pub fn run(
         let mut openings = Vec::with_capacity(drawn.len());
         for d in drawn {
             let (mut opening, mut rng) = d?;
-            while used.contains(&canonical(&opening, spec.width, spec.height)) {
+            while !used.insert(canonical(&opening, spec.width, spec.height)) {
                 let engine = redraw_engine.get_or_insert_with(new_engine);
                 opening = balanced_opening(spec, &mut rng, engine, &used)?.0;
             }
-            used.insert(canonical(&opening, spec.width, spec.height));
             openings.push(opening);
         }
         let games: Vec<Result<GameRecord>> = openings
@@ -258,15 +257,9 @@ mod tests {
 
     fn canonical_openings(bytes: &[u8]) -> Vec<Opening> {
         let games = format::read_games(&mut &bytes[..]).unwrap();
-        let opening = |g: &GameRecord| {
-            g.opening
-                .iter()
-                .map(|&(x, y)| (x as usize, y as usize))
-                .collect()
-        };
         games
             .iter()
-            .map(|g| canonical(&opening(g), 15, 15))
+            .map(|g| canonical(&g.opening_cells(), 15, 15))
             .collect()
     }
 

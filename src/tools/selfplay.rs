@@ -87,10 +87,7 @@ fn file_openings(path: &Path, size: usize) -> Result<Vec<Opening>> {
                     g.height
                 );
             }
-            Ok(g.opening
-                .iter()
-                .map(|&(x, y)| (x as usize, y as usize))
-                .collect())
+            Ok(g.opening_cells())
         })
         .collect()
 }
