@@ -1,24 +1,29 @@
-//! Writing protocol lines: LF endings, one flush per line, each line logged.
+//! Writing protocol lines: LF endings, one write and one flush per line, each line
+//! logged.
 
 use std::io::Write;
 
 pub struct Output {
-    out: std::io::Stdout,
+    out: Box<dyn Write + Send>,
 }
 
 impl Output {
     pub fn new() -> Output {
-        Output {
-            out: std::io::stdout(),
-        }
+        Output::to(Box::new(std::io::stdout()))
+    }
+
+    /// Lines to `out` instead of stdout (the session's tests read them).
+    pub fn to(out: Box<dyn Write + Send>) -> Output {
+        Output { out }
     }
 
     pub fn line(&mut self, text: &str) {
         log::info!(">> {text}");
-        let mut lock = self.out.lock();
+        let mut bytes = Vec::with_capacity(text.len() + 1);
+        bytes.extend_from_slice(text.as_bytes());
+        bytes.push(b'\n');
         // A closed stdout means the manager is gone; the reader will see EOF and exit.
-        let _ = lock.write_all(text.as_bytes());
-        let _ = lock.write_all(b"\n");
-        let _ = lock.flush();
+        let _ = self.out.write_all(&bytes);
+        let _ = self.out.flush();
     }
 }

@@ -316,6 +316,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::command::parse_coord;
     use std::time::Duration;
 
     /// While a search answered early still holds the engine, a command that changes
@@ -342,5 +343,74 @@ mod tests {
         let mut engine = lock(&engine);
         engine.prepare();
         assert_eq!((engine.tt_bytes(), engine.threads()), (64 << 20, 3));
+    }
+
+    /// The protocol lines a session wrote.
+    #[derive(Clone, Default)]
+    struct Written(Arc<Mutex<Vec<u8>>>);
+
+    impl std::io::Write for Written {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A job that cannot search (the engine is held, as by a stalled search answered
+    /// early) is answered when it is overdue, in its own form: each job's commands,
+    /// then how many points its answer has (`SWAP` counts as none).
+    #[test]
+    fn an_overdue_job_is_answered_in_its_form() {
+        let setup = ["START 15", "INFO timeout_turn 300", "INFO timeout_match 0"];
+        let cases: [(&[&str], &[usize]); 6] = [
+            (&["BOARD", "7,7,1", "8,8,2", "DONE"], &[1]),
+            (&["YXBOARD", "7,7,1", "8,8,2", "DONE", "YXNBEST 3"], &[1]),
+            (&["YXBOARD", "7,7,1", "DONE", "YXBALANCEONE 0"], &[1]),
+            (&["YXBOARD", "7,7,1", "DONE", "YXBALANCETWO 0"], &[2]),
+            (&["SWAP2BOARD", "DONE"], &[3]),
+            (&["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"], &[0, 1]),
+        ];
+        for (commands, points) in cases {
+            let (events, _keep) = std::sync::mpsc::channel();
+            let mut session = Session::new(events, LogSink::default(), true, Some(1));
+            let written = Written::default();
+            session.out = Output::to(Box::new(written.clone()));
+            let engine = session.engine.clone();
+            let held = lock(&engine);
+            for line in setup.iter().chain(commands) {
+                session.handle_line(line, Instant::now());
+            }
+            let due = session.search.as_ref().and_then(|r| r.due).expect("a job");
+            std::thread::sleep(due.saturating_duration_since(Instant::now()));
+            session.search_overdue();
+            assert!(session.search.is_none());
+            drop(held);
+            let text = String::from_utf8(written.0.lock().unwrap().clone()).unwrap();
+            let last = text.lines().last().unwrap_or_default();
+            let point = |w: &str| {
+                let (x, y) = parse_coord(w).expect(w);
+                Pos::from_xy(x as usize, y as usize)
+            };
+            let answer: Vec<Pos> = match last {
+                "SWAP" => Vec::new(),
+                _ => last.split(' ').map(point).collect(),
+            };
+            assert!(points.contains(&answer.len()), "{commands:?}: {text:?}");
+            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            for line in commands.iter().filter(|l| l.contains(',')) {
+                let (x, y) = line.split_once(',').unwrap();
+                let p = point(&format!("{x},{}", y.split(',').next().unwrap()));
+                let c = b.to_move();
+                b.make(p, c);
+            }
+            for p in answer {
+                let c = b.to_move();
+                assert!(b.is_legal(c, p), "{commands:?}: {last} is not legal");
+                b.make(p, c);
+            }
+        }
     }
 }

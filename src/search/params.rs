@@ -215,10 +215,13 @@ pub mod time {
     /// The soft limit is at most this many tenths of the hard limit.
     pub const SOFT_TENTHS_OF_HARD: u64 = 6;
     /// A search that has not answered this long after its hard limit is stopped, and a
-    /// move request is answered at once with the search's last completed iteration: on
+    /// move request (or `SWAP2BOARD`) is answered at once without it: on
     /// a busy machine the search thread can be off the CPU for tens of milliseconds,
     /// and the protocol thread, which sleeps until then, is woken sooner.
     pub const LATE_GRACE: std::time::Duration = std::time::Duration::from_millis(2);
+    /// The same for `YXNBEST` and `YXBALANCE*`: analysis commands that no manager
+    /// times, whose lines are worth a short wait on a busy machine (a few ms late).
+    pub const ANALYSIS_GRACE: std::time::Duration = std::time::Duration::from_millis(500);
     /// Thinking time with no limit at all (ms).
     pub const UNLIMITED_MS: u64 = 30_000;
 

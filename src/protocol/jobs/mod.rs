@@ -11,8 +11,9 @@ mod swap2;
 use crate::board::{Board, Pos};
 use crate::engine::Engine;
 use crate::search::movegen::any_legal_move;
+use crate::search::params::time;
 use crate::search::score::{format_score, win_in, WIN_BOUND};
-use crate::search::{Limits, Progress, SearchEvent, SearchResult};
+use crate::search::{quick_move, Limits, Progress, SearchEvent, SearchResult};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -87,6 +88,17 @@ pub enum Job {
     Balance { two: bool, bias: i32 },
 }
 
+impl Job {
+    /// How long after its hard limit the session waits for the job before it answers
+    /// without it (`fallback`).
+    pub fn grace(self) -> Duration {
+        match self {
+            Job::Move | Job::Swap2Open | Job::Swap2Decide { .. } => time::LATE_GRACE,
+            Job::NBest(_) | Job::Balance { .. } => time::ANALYSIS_GRACE,
+        }
+    }
+}
+
 /// The reply a job produces.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Answer {
@@ -107,6 +119,39 @@ pub struct Outcome {
     pub nodes: u64,
     /// Root moves the job proved lost (printed as `REALTIME LOST` when asked for).
     pub lost: Vec<Pos>,
+}
+
+/// The answer to `job` without searching, for a job past its hard limit (a stalled
+/// search, or one that never got the engine): the main search's last iteration's
+/// move and score where there is one, else quick moves; always of the job's form.
+pub fn fallback(job: Job, board: &Board, best: Option<(Pos, i32)>) -> Answer {
+    let quick = |b: &Board| quick_move(&mut b.clone());
+    let move_or_quick = best.map(|b| b.0).or_else(|| quick(board));
+    match job {
+        Job::Move | Job::NBest(_) | Job::Balance { two: false, .. } => Answer::Move(move_or_quick),
+        Job::Balance { two: true, .. } => {
+            let Some(first) = quick(board) else {
+                return Answer::Move(None);
+            };
+            let mut b = board.clone();
+            b.make(first, b.to_move());
+            match quick(&b) {
+                Some(second) => Answer::Moves(vec![first, second]),
+                None => Answer::Move(Some(first)),
+            }
+        }
+        Job::Swap2Decide { .. } => match (best, move_or_quick) {
+            (Some((_, score)), _) if score < 0 => Answer::Text("SWAP".to_string()),
+            (_, Some(p)) => Answer::Text(p.to_string()),
+            (_, None) => Answer::Text("SWAP".to_string()),
+        },
+        Job::Swap2Open => {
+            // The list ends with the spread-out shapes, the more balanced in freestyle.
+            let stones = swap2::opening_options(board).pop().unwrap_or_default();
+            let text: Vec<String> = stones.iter().map(|p| p.to_string()).collect();
+            Answer::Text(text.join(" "))
+        }
+    }
 }
 
 /// Within this many evaluation units of 0 a swap2 position counts as balanced.

@@ -13,38 +13,8 @@ impl Ctx<'_> {
     /// Black) around the centre, the one whose search evaluation for White to move
     /// is closest to 0.
     pub(super) fn swap2_open(&self, board: &Board) -> Outcome {
-        let (w, h) = (board.width() as i64, board.height() as i64);
-        let (cx, cy) = (w / 2, h / 2);
-        let sym = symmetry_seed() % if w == h { 8 } else { 4 };
         let mut nodes = 0;
-        let mut options: Vec<Vec<Pos>> = Vec::new();
-        for shape in OPENINGS {
-            let stones: Option<Vec<Pos>> = shape
-                .iter()
-                .map(|&(dx, dy)| {
-                    let (dx, dy) = transform(dx, dy, sym);
-                    board.pos(cx + dx, cy + dy).filter(|&p| board.is_empty(p))
-                })
-                .collect();
-            if let Some(s) = stones {
-                if s[0] != s[1] && s[1] != s[2] && s[0] != s[2] {
-                    options.push(s);
-                }
-            }
-        }
-        if options.is_empty() {
-            // A board too small or too full for every shape: any three points.
-            let mut b = board.clone();
-            let mut s = Vec::new();
-            for _ in 0..3 {
-                let c = b.to_move();
-                if let Some(p) = any_legal_move(&mut b) {
-                    b.make(p, c);
-                    s.push(p);
-                }
-            }
-            options.push(s);
-        }
+        let options = opening_options(board);
         let mut best: Option<(Vec<Pos>, i32)> = None;
         let whole = Window::of(self.limits).part(self.limits, 9, 10);
         let count = options.len();
@@ -142,6 +112,43 @@ impl Ctx<'_> {
         ));
         out
     }
+}
+
+/// The three-stone openings that fit `board` (its centre and empty points), turned by
+/// a symmetry of the moment; never empty (a board too small or too full for every
+/// shape gets any three legal points).
+pub(super) fn opening_options(board: &Board) -> Vec<Vec<Pos>> {
+    let (w, h) = (board.width() as i64, board.height() as i64);
+    let (cx, cy) = (w / 2, h / 2);
+    let sym = symmetry_seed() % if w == h { 8 } else { 4 };
+    let mut options: Vec<Vec<Pos>> = Vec::new();
+    for shape in OPENINGS {
+        let stones: Option<Vec<Pos>> = shape
+            .iter()
+            .map(|&(dx, dy)| {
+                let (dx, dy) = transform(dx, dy, sym);
+                board.pos(cx + dx, cy + dy).filter(|&p| board.is_empty(p))
+            })
+            .collect();
+        if let Some(s) = stones {
+            if s[0] != s[1] && s[1] != s[2] && s[0] != s[2] {
+                options.push(s);
+            }
+        }
+    }
+    if options.is_empty() {
+        let mut b = board.clone();
+        let mut s = Vec::new();
+        for _ in 0..3 {
+            let c = b.to_move();
+            if let Some(p) = any_legal_move(&mut b) {
+                b.make(p, c);
+                s.push(p);
+            }
+        }
+        options.push(s);
+    }
+    options
 }
 
 /// Three-stone swap2 openings (Black, White, Black) as offsets from the centre. The

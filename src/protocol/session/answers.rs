@@ -6,8 +6,6 @@ use crate::board::Pos;
 use crate::protocol::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use crate::protocol::Event;
 use crate::search::movegen::any_legal_move;
-use crate::search::params::time::LATE_GRACE;
-use crate::search::quick_move;
 use crate::search::score::format_score;
 use crate::search::{Limits, Progress};
 use std::sync::{Arc, Mutex};
@@ -31,36 +29,25 @@ impl Session {
     }
 
     /// The running search is past its hard limit: it is stopped (its own clock checks
-    /// come every few hundred nodes, and a node can stall), and a move request is
-    /// answered now from its last completed iteration; its own result is dropped.
+    /// come every few hundred nodes, and a node can stall) and the job is answered
+    /// now, from the main search's last completed iteration or with quick moves; its
+    /// own result is dropped.
     pub(super) fn search_overdue(&mut self) {
-        if let Some(run) = &mut self.search {
-            run.due = None;
-        }
         self.stop_search();
-        let Some(run) = self.search.take_if(|r| r.job == Job::Move) else {
+        let (Some(run), Some(board)) = (self.search.take(), &self.board) else {
             return;
         };
-        log::info!(
-            "search {} overdue: answering its last iteration's move",
-            run.id
-        );
-        let (best, score, depth) = match run.best {
-            Some((p, score, depth)) => (Some(p), score, depth),
-            None => (
-                self.board.clone().and_then(|mut b| quick_move(&mut b)),
-                0,
-                0,
-            ),
-        };
+        log::info!("search {} overdue: answering without it", run.id);
+        let answer = jobs::fallback(run.job, board, run.best.map(|(p, score, _)| (p, score)));
+        let (score, depth) = run.best.map_or((0, 0), |(_, score, depth)| (score, depth));
         let outcome = Outcome {
-            answer: Answer::Move(best),
+            answer,
             score,
             depth,
             nodes: 0,
             lost: Vec::new(),
         };
-        self.answer(Job::Move, outcome);
+        self.answer(run.job, outcome);
     }
 
     /// Starts a job on the current board; the answer is printed when it ends.
@@ -87,7 +74,7 @@ impl Session {
             job,
             stop: stop.clone(),
             best: None,
-            due: at.checked_add(limits.hard.saturating_add(LATE_GRACE)),
+            due: at.checked_add(limits.hard.saturating_add(job.grace())),
         });
         self.search_start = at;
         self.realtime_pos = None;
