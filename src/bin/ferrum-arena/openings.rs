@@ -32,6 +32,26 @@ pub fn for_game(openings: &[Opening], index: usize) -> Opening {
     openings[(index / 2) % openings.len()].clone()
 }
 
+/// A warning when `games` play some opening more than once with the same colours: such
+/// games are not independent (under a node limit they are the same game), so the Elo
+/// interval and the SPRT look surer than the games warrant.
+pub fn repeat_note(openings: &[Opening], games: usize) -> Option<String> {
+    let pairings = 2 * openings.len().max(1);
+    if games <= pairings {
+        return None;
+    }
+    let times = games.div_ceil(pairings);
+    let what = match openings.len() {
+        0 => "every game starts from the empty board".to_string(),
+        n => format!("{games} games on {n} openings"),
+    };
+    Some(format!(
+        "{what}: up to {times} games from each opening and colour; repeats are not independent \
+         games (the same game under a node limit), so the Elo interval and the SPRT claim more \
+         than the games show"
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,6 +67,21 @@ mod tests {
         assert_eq!(for_game(&ops, 2), ops[1]);
         assert_eq!(for_game(&ops, 5), ops[0]);
         assert!(for_game(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn repeated_openings_are_noted() {
+        let ops = parse_file("0,0\n1,1\n", 15, 0).unwrap();
+        assert_eq!(repeat_note(&ops, 4), None);
+        let note = repeat_note(&ops, 5).unwrap();
+        assert!(
+            note.starts_with("5 games on 2 openings: up to 2 games"),
+            "{note}"
+        );
+        assert_eq!(repeat_note(&[], 2), None);
+        assert!(repeat_note(&[], 3)
+            .unwrap()
+            .starts_with("every game starts from the empty"));
     }
 
     #[test]

@@ -49,6 +49,9 @@ struct GameReport {
 /// Plays the match, printing to `out`; returns the names and totals.
 pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], Totals)> {
     // Slot 0's processes are started here, so that ABOUT names are known up front.
+    if let Some(note) = crate::openings::repeat_note(&config.openings, config.games) {
+        eprintln!("ferrum-arena: note: {note}");
+    }
     let first = [spawn(&config.engines[0])?, spawn(&config.engines[1])?];
     let names = resolve_names(config, &first);
     let next = AtomicUsize::new(0);
@@ -98,6 +101,10 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
         "{}",
         crate::report::summary(&names, &totals, config.sprt.as_ref())
     )?;
+    let played = totals.tally.games() as usize;
+    if let Some(note) = crate::openings::repeat_note(&config.openings, played) {
+        writeln!(out, "Note: {note}")?;
+    }
     Ok((names, totals))
 }
 
