@@ -6,10 +6,14 @@
 //! fours whose block is forbidden for Black).
 
 use ferrum::board::Board;
-use ferrum::board::{Color, Pos, Threat};
+use ferrum::board::{Cell, Color, Pos, Threat};
+use ferrum::engine::Engine;
+use ferrum::search::score::win_in;
+use ferrum::search::Limits;
 use ferrum::tactics::vcf::{VcfLimits, VcfResult, VcfSolver};
 use ferrum::tools::solve::parse_puzzle;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 /// The leaf VCF's setting (two follow-up fours below the first), without its budgets.
 fn narrow_limits() -> VcfLimits<'static> {
@@ -200,4 +204,43 @@ fn narrow_failures_below_a_first_four_do_not_hide_first_node_wins() {
     }
     assert!(cases >= 20, "only {cases} cases");
     eprintln!("narrow first-node cases: {cases}");
+}
+
+/// A win found by the root's VCF is scored by its real distance to the five: the line
+/// ends at the four that leaves two five points (or a block Black may not play), so the
+/// five comes two plies after it. Checked by playing each line out.
+#[test]
+fn root_vcf_scores_count_the_plies_to_the_five() {
+    let engine = Engine::new(16 << 20, 1);
+    let mut checked = 0;
+    for file in [
+        "freestyle_vcf.jsonl",
+        "renju_vcf.jsonl",
+        "standard_vcf.jsonl",
+    ] {
+        let text = puzzle_text(file);
+        for line in text.lines().filter(|l| !l.trim().is_empty()).step_by(5) {
+            let puzzle = parse_puzzle(line).expect("puzzle");
+            let r = engine.search(
+                &puzzle.board,
+                &Limits::depth(1),
+                &AtomicBool::new(false),
+                &|_| {},
+            );
+            let mut b = puzzle.board.clone();
+            let attacker = b.to_move();
+            assert!(
+                is_vcf_line(&mut b, attacker, &r.pv),
+                "{}: {:?}",
+                puzzle.id,
+                r.pv
+            );
+            let last = *r.pv.last().unwrap();
+            let ends_in_five = b.cell(last) == Cell::Empty;
+            let plies = r.pv.len() + if ends_in_five { 0 } else { 2 };
+            assert_eq!(r.score, win_in(plies), "{}: {:?}", puzzle.id, r.pv);
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} puzzles");
 }

@@ -13,6 +13,7 @@ mod worker;
 use crate::board::{Board, Pos, Threat};
 use crate::net::file::NetWeights;
 use crate::tactics::memory::SolverMemory;
+use crate::tactics::vcf::plies_to_five;
 use crate::tt::TranspositionTable;
 use params::time::TACTICS_SHARE;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -197,7 +198,8 @@ pub fn search(
             shared.nodes.fetch_add(nodes, Ordering::Relaxed);
             match plan {
                 root_tactics::RootPlan::Win(line) => {
-                    let score = score::win_in(line.len());
+                    let plies = plies_to_five(&root, root.to_move(), &line);
+                    let score = score::win_in(plies);
                     report(&SearchEvent::Iteration(Progress {
                         depth: line.len() as i32,
                         seldepth: line.len(),

@@ -13,12 +13,24 @@ use crate::board::{us_may_not_play, Board, Color, Pattern, Pos, Threat};
 /// Outcome of a VCF search.
 #[derive(Clone, Debug, PartialEq)]
 pub enum VcfResult {
-    /// A win: the line, attacker first (attacker, defender, ..., attacker).
+    /// A win: the line, attacker first (attacker, defender, ..., attacker), up to the
+    /// winning four (see `plies_to_five`).
     Win(Vec<Pos>),
     /// No VCF within the depth searched.
     NoWin,
     /// The node or time budget ran out first.
     Unknown,
+}
+
+/// Plies from a VCF `line`'s first move to the five, for `attacker` on `board` (before
+/// the line). A line ends at the four that leaves two five points or a block the
+/// defender may not play: the defender's move and the five follow. Only a line that is
+/// a five already on the board (one move) ends with the five itself.
+pub fn plies_to_five(board: &Board, attacker: Color, line: &[Pos]) -> usize {
+    match line {
+        [p] if board.is_win_move(attacker, *p) => 1,
+        _ => line.len() + 2,
+    }
 }
 
 /// Budget of one VCF search.

@@ -8,7 +8,7 @@ use crate::search::params::{QS_PLY_MARGIN, QS_VCF_LENGTH, QS_VCF_NARROW, QS_VCF_
 use crate::search::score::{lost_in, win_in, MAX_PLY};
 use crate::search::SearchEvent;
 use crate::tactics::cutoff::Cutoff;
-use crate::tactics::vcf::{VcfLimits, VcfResult};
+use crate::tactics::vcf::{plies_to_five, VcfLimits, VcfResult};
 
 impl Worker<'_> {
     /// A VCF search for the side to move within `QS_VCF_LENGTH` fours and `QS_VCF_NODES`
@@ -64,7 +64,7 @@ impl Worker<'_> {
         let room = ply < MAX_PLY - QS_PLY_MARGIN;
         if stand < beta && room && self.board.threat_count_at_least(us, Threat::BLOCK4) > 0 {
             if let VcfResult::Win(line) = self.leaf_vcf() {
-                let plies = line.len();
+                let plies = plies_to_five(&self.board, us, &line);
                 self.pv[ply] = line;
                 return win_in(ply + plies);
             }
