@@ -11,9 +11,10 @@ use rayon::prelude::*;
 use super::file::fnv1a;
 use super::model::{clip, sigmoid, Forward, Head, Model, Vector, FEATURES, HIDDEN, SCORE_SCALE};
 use super::shape::SHAPES;
-use crate::board::{Board, Pos};
+use crate::board::{Board, Color, Pos};
 use crate::openings::{canonical, sorted_by_colour, symmetric_images};
 use crate::rng::Rng;
+use crate::search::score::WIN_BOUND;
 use crate::selfplay::format::{GameRecord, NO_SCORE};
 
 #[derive(Clone, Debug)]
@@ -27,6 +28,9 @@ pub struct Settings {
     pub batch: usize,
     /// Weight of the game's result in the value target; the rest is the search score.
     pub result_weight: f32,
+    /// The value target reads a search score `s` as the win probability
+    /// `sigmoid(s / score_scale)`.
+    pub score_scale: f32,
     /// Weight of the policy loss beside the value loss.
     pub policy_weight: f32,
     pub seed: u64,
@@ -40,6 +44,7 @@ impl Default for Settings {
             steps: 1,
             batch: 512,
             result_weight: 0.5,
+            score_scale: SCORE_SCALE,
             policy_weight: 1.0,
             seed: 1,
         }
@@ -149,6 +154,43 @@ pub fn add_colour_swaps(games: &[GameRecord], samples: &mut Vec<Sample>) {
     samples.extend(swaps);
 }
 
+/// The scale K for which `sigmoid(s / K)` of the search scores best fits the side to
+/// move's results (cross-entropy) over `samples` as played, forced wins and losses left
+/// out (at most a million of them, evenly spread); `None` without any.
+pub fn fitted_score_scale(games: &[GameRecord], samples: &[Sample]) -> Option<f64> {
+    let pairs: Vec<(f64, f64)> = samples
+        .iter()
+        .filter(|s| !s.swapped)
+        .filter_map(|s| {
+            let game = &games[s.game as usize];
+            let score = game.plies[s.ply as usize].score;
+            let side = if (game.opening.len() + s.ply as usize).is_multiple_of(2) {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let result = game.result_for(side) as f64 * 0.5 + 0.5;
+            (score != NO_SCORE && (score as i32).abs() < WIN_BOUND)
+                .then_some((score as f64, result))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return None;
+    }
+    let step = pairs.len().div_ceil(1_000_000);
+    let loss = |k: f64| -> f64 {
+        pairs
+            .par_iter()
+            .step_by(step)
+            .map(|&(s, r)| {
+                let p = (1.0 / (1.0 + (-s / k).exp())).clamp(1e-12, 1.0 - 1e-12);
+                -(r * p.ln() + (1.0 - r) * (1.0 - p).ln())
+            })
+            .sum()
+    };
+    Some(crate::fit::golden_section_min(10.0, 5000.0, loss))
+}
+
 /// A sample's position (on one of [`Boards`]), the move played and the value target.
 struct Position<'a> {
     board: &'a mut Board,
@@ -168,7 +210,7 @@ struct Boards {
 fn position<'a>(
     game: &GameRecord,
     sample: Sample,
-    result_weight: f32,
+    settings: &Settings,
     boards: &'a mut Boards,
 ) -> Result<Position<'a>> {
     let played = board_for(&mut boards.played, game)?;
@@ -178,7 +220,8 @@ fn position<'a>(
     let value = if score == NO_SCORE {
         result
     } else {
-        result_weight * result + (1.0 - result_weight) * sigmoid(score as f32 / SCORE_SCALE)
+        let w = settings.result_weight;
+        w * result + (1.0 - w) * sigmoid(score as f32 / settings.score_scale)
     };
     // The side to move's target, whichever colour it plays.
     let board = if sample.swapped {
@@ -392,7 +435,7 @@ impl Trainer {
                 let mut boards = Boards::default();
                 for s in chunk {
                     let game = &games[s.game as usize];
-                    let mut pos = position(game, *s, self.settings.result_weight, &mut boards)?;
+                    let mut pos = position(game, *s, &self.settings, &mut boards)?;
                     g.add_position(&self.model, &mut pos, &self.settings, backward);
                 }
                 Ok(g)
@@ -480,6 +523,7 @@ mod tests {
     use super::*;
     use crate::board::{Cell, Rule};
     use crate::net::model::classical_logit;
+    use crate::search::score::WIN;
     use crate::selfplay::format::Ply;
 
     fn tiny_games() -> Vec<GameRecord> {
@@ -544,13 +588,14 @@ mod tests {
         add_colour_swaps(&games, &mut samples);
         assert_eq!(samples.len(), 2 * played);
         let (mut plain_boards, mut swapped_boards) = (Boards::default(), Boards::default());
+        let settings = Settings::default();
         for ply in 0..games[0].plies.len() as u16 {
-            let plain = position(&games[0], sample(ply), 0.5, &mut plain_boards).unwrap();
+            let plain = position(&games[0], sample(ply), &settings, &mut plain_boards).unwrap();
             let swapped = Sample {
                 swapped: true,
                 ..sample(ply)
             };
-            let swapped = position(&games[0], swapped, 0.5, &mut swapped_boards).unwrap();
+            let swapped = position(&games[0], swapped, &settings, &mut swapped_boards).unwrap();
             assert_eq!(swapped.board.to_move(), plain.board.to_move().opp());
             assert_eq!(swapped.best, plain.best);
             assert_eq!(swapped.value, plain.value);
@@ -656,6 +701,43 @@ mod tests {
         assert_eq!(trainer.model, trained, "at a share of zero nothing moves");
     }
 
+    /// Results drawn with the win probability sigmoid(s / 450), from White's side on
+    /// odd plies: the fit finds 450, forced and mate scores left out.
+    #[test]
+    fn the_score_scale_is_fitted_to_the_results() {
+        let mut rng = Rng::new(5);
+        let mut games = Vec::new();
+        for i in 0..40_000u64 {
+            let ply = (i % 2) as usize;
+            let s = rng.below(3001) as f64 - 1500.0;
+            let won = (rng.below(1 << 20) as f64) < (1 << 20) as f64 / (1.0 + (-s / 450.0).exp());
+            let mover = if won { 1 } else { -1 };
+            let mut plies = vec![
+                Ply {
+                    x: 0,
+                    y: 0,
+                    score: NO_SCORE
+                };
+                3
+            ];
+            plies[ply].score = s as i16;
+            // A forced move and a win scored as found: neither may count.
+            plies[ply + 1].score = if won { -WIN as i16 + 5 } else { WIN as i16 - 5 };
+            games.push(GameRecord {
+                rule: Rule::Freestyle,
+                width: 15,
+                height: 15,
+                opening: vec![],
+                plies,
+                result: if ply == 0 { mover } else { -mover },
+            });
+        }
+        let samples = split_samples(&games, 1_000_000, 1)[0].clone();
+        let k = fitted_score_scale(&games, &samples).unwrap();
+        assert!((k - 450.0).abs() < 25.0, "{k}");
+        assert_eq!(fitted_score_scale(&games[..1], &[]), None);
+    }
+
     #[test]
     fn gradients_match_finite_differences() {
         let games = tiny_games();
@@ -666,12 +748,12 @@ mod tests {
         };
         let model = Model::random(9);
         let mut boards = Boards::default();
-        let mut pos = position(&games[0], sample(4), 1.0, &mut boards).unwrap();
+        let mut pos = position(&games[0], sample(4), &settings, &mut boards).unwrap();
         let mut g = Grad::new();
         g.add_position(&model, &mut pos, &settings, true);
         let loss = |m: &Model| {
             let mut boards = Boards::default();
-            let pos = position(&games[0], sample(4), 1.0, &mut boards).unwrap();
+            let pos = position(&games[0], sample(4), &settings, &mut boards).unwrap();
             let p = sigmoid(value_of(m, pos.board)) as f64;
             let t = pos.value as f64;
             -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())

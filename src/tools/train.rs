@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use super::parallel;
 use crate::net::file::NetWeights;
-use crate::net::model::Model;
+use crate::net::model::{Model, SCORE_SCALE};
 use crate::net::train::{
-    add_colour_swaps, distinct_games, split_samples, Losses, Settings, Trainer,
+    add_colour_swaps, distinct_games, fitted_score_scale, split_samples, Losses, Settings, Trainer,
 };
 use crate::selfplay::format::{read_games, GameRecord};
 
@@ -38,6 +38,11 @@ pub struct Options {
     /// Weight of the game's result in the value target (the rest: the search score)
     #[arg(long, default_value_t = 0.5)]
     pub result_weight: f32,
+    /// The value target reads a search score s as sigmoid(s / K): K, or `fit` for the K
+    /// that fits the training positions' results (printed either way) [default: 300,
+    /// the scale the engine reads the network's output on]
+    #[arg(long, value_name = "K|fit", value_parser = score_scale)]
+    pub score_scale: Option<ScoreScale>,
     /// Weight of the policy loss beside the value loss
     #[arg(long, default_value_t = 1.0)]
     pub policy_weight: f32,
@@ -66,6 +71,25 @@ pub struct Options {
 }
 
 /// Parses `--final-rate`: a share of the learning rate, 0 to 1.
+/// `--score-scale`: a fixed scale or the one fitted to the data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScoreScale {
+    Fixed(f32),
+    Fit,
+}
+
+fn score_scale(s: &str) -> Result<ScoreScale, String> {
+    match s {
+        "fit" => Ok(ScoreScale::Fit),
+        _ => s
+            .parse()
+            .ok()
+            .filter(|k: &f32| k.is_finite() && *k >= 1.0)
+            .map(ScoreScale::Fixed)
+            .ok_or_else(|| "--score-scale is a number of at least 1, or `fit`".into()),
+    }
+}
+
 fn share(s: &str) -> Result<f32, String> {
     s.parse()
         .ok()
@@ -109,12 +133,26 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         train.len(),
         held.len()
     )?;
+    let fitted = fitted_score_scale(&games, &train);
+    let score_scale = match (o.score_scale, fitted) {
+        (Some(ScoreScale::Fixed(k)), _) => k,
+        (Some(ScoreScale::Fit), Some(k)) => k as f32,
+        (Some(ScoreScale::Fit), None) => bail!("no searched positions to fit the score scale to"),
+        (None, _) => SCORE_SCALE,
+    };
+    if let Some(k) = fitted {
+        writeln!(
+            out,
+            "score scale: {score_scale:.0} (fitted to the training positions' results: {k:.0})"
+        )?;
+    }
     let settings = Settings {
         learning_rate: o.learning_rate,
         final_share: o.final_rate,
         steps: (train.len().div_ceil(o.batch.max(1)) * o.epochs) as u64,
         batch: o.batch,
         result_weight: o.result_weight,
+        score_scale,
         policy_weight: o.policy_weight,
         seed: o.seed,
     };

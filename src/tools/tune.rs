@@ -597,20 +597,9 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64) -> Vec<f64> {
     grad
 }
 
-/// The scale K that best fits the current weights (golden-section search).
+/// The scale K that best fits the current weights.
 fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
-    let (mut lo, mut hi) = (10.0f64, 5000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..40 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if loss(samples, w, a) < loss(samples, w, b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    crate::fit::golden_section_min(10.0, 5000.0, |k| loss(samples, w, k))
 }
 
 /// Full-batch Adam on the cross-entropy plus `l2[j]` times the squared distance (in
