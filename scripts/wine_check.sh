@@ -69,15 +69,18 @@ t=$SECONDS
 # Wine 8.0 itself sometimes prints "wine client error: sendmsg: ..." as a process exits
 # while a thread talks to wineserver (about 1 run in 8 on END mid-search, more on a
 # loaded machine); the harness fails on any stderr. Rarer, a wine process exits with
-# status 1 before the engine prints anything (seen once, at START); the engine
-# itself only exits with 0 or 2 (a panic gives 101). Only these are retried, up to four
-# runs, and a failed run's "test result" line is left out of scripts/test.sh's count.
+# status 1 before the engine prints anything (seen once, at START; the harness may
+# report it as the exit or as the broken pipe of its next line); the engine itself only
+# exits with 0 or 2 (a panic gives 101, and its message on stderr). Only these are
+# retried, up to four runs, and a failed run's "test result" line is left out of
+# scripts/test.sh's count.
 for attempt in 1 2 3 4; do
     if transcripts; then
         break
     fi
-    if ! grep -Eq 'wine client error|: the engine exited with exit status: 1$' \
-        "$work/transcripts.log" || [[ $attempt == 4 ]]; then
+    if ! grep -Eq 'wine client error|the engine exited with exit status: 1($|;)|has the engine exited\?' \
+        "$work/transcripts.log" || grep -q 'stderr: .*panicked' "$work/transcripts.log" ||
+        [[ $attempt == 4 ]]; then
         cat "$work/transcripts.log"
         fail "protocol transcripts"
     fi
