@@ -53,7 +53,7 @@ struct Running {
     stop: Arc<StopSignal>,
     /// The main search's last completed iteration: move, score, depth.
     best: Option<(Pos, i32, i32)>,
-    /// When the search is overdue (its hard limit and `LATE_GRACE`), until handled.
+    /// When the search is overdue (its hard limit and its job's grace), until handled.
     due: Option<Instant>,
 }
 
@@ -152,6 +152,17 @@ impl Session {
 
     pub fn run(mut self, events: Receiver<Event>) -> ! {
         loop {
+            // Checked before each event too: a search that keeps sending news (realtime
+            // lines) would otherwise postpone the timeout.
+            if self
+                .search
+                .as_ref()
+                .and_then(|r| r.due)
+                .is_some_and(|at| Instant::now() >= at)
+            {
+                self.search_overdue();
+                continue;
+            }
             let event = match self.search.as_ref().and_then(|r| r.due) {
                 Some(at) => match events.recv_timeout(at.saturating_duration_since(Instant::now()))
                 {
@@ -360,27 +371,61 @@ mod tests {
     }
 
     /// A job that cannot search (the engine is held, as by a stalled search answered
-    /// early) is answered when it is overdue, in its own form: each job's commands,
-    /// then how many points its answer has (`SWAP` counts as none).
+    /// early) is answered when it is overdue, in its own form: each job's rule and
+    /// commands, then how many points its answer has (`SWAP` counts as none). Renju
+    /// checks the colours: Black's moves must not be forbidden.
     #[test]
     fn an_overdue_job_is_answered_in_its_form() {
         let setup = ["START 15", "INFO timeout_turn 300", "INFO timeout_match 0"];
-        let cases: [(&[&str], &[usize]); 6] = [
-            (&["BOARD", "7,7,1", "8,8,2", "DONE"], &[1]),
-            (&["YXBOARD", "7,7,1", "8,8,2", "DONE", "YXNBEST 3"], &[1]),
-            (&["YXBOARD", "7,7,1", "DONE", "YXBALANCEONE 0"], &[1]),
-            (&["YXBOARD", "7,7,1", "DONE", "YXBALANCETWO 0"], &[2]),
-            (&["SWAP2BOARD", "DONE"], &[3]),
-            (&["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"], &[0, 1]),
+        let renju_black = ["YXBOARD", "7,7,1", "8,8,2", "8,6,1", "6,8,2", "DONE"];
+        let cases: [(Rule, &[&str], &[usize]); 7] = [
+            (Rule::Renju, &["BOARD", "7,7,1", "8,8,2", "DONE"], &[1]),
+            (Rule::Renju, &renju_black, &[]),
+            (
+                Rule::Renju,
+                &["YXBOARD", "7,7,1", "DONE", "YXBALANCEONE 0"],
+                &[1],
+            ),
+            (
+                Rule::Renju,
+                &["YXBOARD", "7,7,1", "DONE", "YXBALANCETWO 0"],
+                &[2],
+            ),
+            (Rule::Freestyle, &["SWAP2BOARD", "DONE"], &[3]),
+            (
+                Rule::Freestyle,
+                &["SWAP2BOARD", "7,7", "8,7", "9,9", "DONE"],
+                &[0, 1],
+            ),
+            (
+                Rule::Freestyle,
+                &["SWAP2BOARD", "7,7", "8,7", "9,9", "6,6", "10,10", "DONE"],
+                &[0, 1],
+            ),
         ];
-        for (commands, points) in cases {
+        for (rule, commands, points) in cases {
+            let (commands, points): (Vec<&str>, &[usize]) = if points.is_empty() {
+                // Black to move in renju, asked for its best lines.
+                (
+                    commands.iter().copied().chain(["YXNBEST 3"]).collect(),
+                    &[1],
+                )
+            } else {
+                (commands.to_vec(), points)
+            };
+            let rule_line = format!("INFO rule {}", rule.gomocup_value());
             let (events, _keep) = std::sync::mpsc::channel();
             let mut session = Session::new(events, LogSink::default(), true, Some(1));
             let written = Written::default();
             session.out = Output::to(Box::new(written.clone()));
             let engine = session.engine.clone();
             let held = lock(&engine);
-            for line in setup.iter().chain(commands) {
+            for line in setup
+                .iter()
+                .copied()
+                .chain([rule_line.as_str()])
+                .chain(commands.iter().copied())
+            {
                 session.handle_line(line, Instant::now());
             }
             let due = session.search.as_ref().and_then(|r| r.due).expect("a job");
@@ -399,7 +444,7 @@ mod tests {
                 _ => last.split(' ').map(point).collect(),
             };
             assert!(points.contains(&answer.len()), "{commands:?}: {text:?}");
-            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            let mut b = Board::new(15, 15, rule).unwrap();
             for line in commands.iter().filter(|l| l.contains(',')) {
                 let (x, y) = line.split_once(',').unwrap();
                 let p = point(&format!("{x},{}", y.split(',').next().unwrap()));

@@ -133,6 +133,10 @@ pub fn fallback(job: Job, board: &Board, best: Option<(Pos, i32)>) -> Answer {
             let Some(first) = quick(board) else {
                 return Answer::Move(None);
             };
+            if board.is_win_move(board.to_move(), first) {
+                // The game ends with it: no reply to add.
+                return Answer::Move(Some(first));
+            }
             let mut b = board.clone();
             b.make(first, b.to_move());
             match quick(&b) {

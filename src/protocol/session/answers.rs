@@ -19,7 +19,9 @@ impl Session {
     /// Prints a job's answer, then handles the lines that waited for it.
     pub(super) fn answer(&mut self, job: Job, outcome: Outcome) {
         self.search = None;
+        let (score, depth, nodes) = (outcome.score, outcome.depth, outcome.nodes);
         self.finish(job, outcome);
+        log::info!("{job:?}: score {score} depth {depth} nodes {nodes}");
         while self.search.is_none() {
             let Some((text, at)) = self.pending.pop_front() else {
                 break;
@@ -37,7 +39,6 @@ impl Session {
         let (Some(run), Some(board)) = (self.search.take(), &self.board) else {
             return;
         };
-        log::info!("search {} overdue: answering without it", run.id);
         let answer = jobs::fallback(run.job, board, run.best.map(|(p, score, _)| (p, score)));
         let (score, depth) = run.best.map_or((0, 0), |(_, score, depth)| (score, depth));
         let outcome = Outcome {
@@ -48,6 +49,7 @@ impl Session {
             lost: Vec::new(),
         };
         self.answer(run.job, outcome);
+        log::info!("search {} was overdue: answered without it", run.id);
     }
 
     /// Starts a job on the current board; the answer is printed when it ends.
@@ -160,12 +162,6 @@ impl Session {
     }
 
     fn finish(&mut self, job: Job, outcome: Outcome) {
-        log::info!(
-            "{job:?}: score {} depth {} nodes {}",
-            outcome.score,
-            outcome.depth,
-            outcome.nodes
-        );
         if self.realtime {
             self.realtime_done();
             for p in &outcome.lost {
