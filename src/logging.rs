@@ -1,28 +1,48 @@
 //! Logging to a size-bounded file, never to stdout or stderr (both belong to the
 //! manager). The target is chosen by `--log FILE`, else the `FERRUM_LOG` environment
 //! variable, else a `ferrum/` sub-folder of the manager's `INFO folder`; with none of
-//! these, log lines are dropped.
+//! these, log lines are dropped. A thread of its own writes the file, so a slow disk
+//! never holds up an answer.
 
 use simplelog::{ConfigBuilder, LevelFilter, WriteLogger};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// A log file grows to this size, then moves to `<name>.old` and starts again, so the
 /// log never holds more than twice this.
 pub const MAX_LOG_BYTES: u64 = 4 << 20;
 
-struct Target {
-    path: PathBuf,
-    file: File,
-    written: u64,
+/// Lines waiting for the writer thread; more are dropped: no thread of the engine ever
+/// waits for the disk (the protocol thread's answers are timed).
+const QUEUE_LINES: usize = 4096;
+
+/// How long `flush` waits for the writer (before the process exits).
+const FLUSH_WAIT: Duration = Duration::from_millis(200);
+
+enum Message {
+    Line(Vec<u8>),
+    Open(PathBuf),
+    Flushed(mpsc::Sender<()>),
 }
 
-/// Where log lines go; can be pointed at a file after start-up.
+#[derive(Default)]
+struct Queue {
+    /// To the writer thread, once a file was set.
+    sender: Option<SyncSender<Message>>,
+    /// The start of a line being written in pieces (the logger writes a record's
+    /// fields one by one): only whole lines are queued.
+    partial: Vec<u8>,
+}
+
+/// Where log lines go: a writer thread that owns the file, fed whole lines through a
+/// bounded queue. It can be pointed at a file after start-up.
 #[derive(Clone, Default)]
 pub struct LogSink {
-    target: Arc<Mutex<Option<Target>>>,
+    queue: Arc<Mutex<Queue>>,
 }
 
 impl LogSink {
@@ -35,54 +55,127 @@ impl LogSink {
         sink
     }
 
-    /// Directs the log to `path` (appending). Errors are ignored: logging must never
-    /// stop the engine.
+    /// Directs the log to `path` (appending), from the writer thread. Errors are
+    /// ignored: logging must never stop the engine.
     pub fn set_file(&self, path: &Path) {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let Ok(file) = OpenOptions::new().create(true).append(true).open(path) else {
+        let Ok(mut queue) = self.queue.lock() else {
             return;
         };
-        let written = file.metadata().map(|m| m.len()).unwrap_or(0);
-        if let Ok(mut t) = self.target.lock() {
-            *t = Some(Target {
-                path: path.to_path_buf(),
-                file,
-                written,
-            });
+        if queue.sender.is_none() {
+            let (sender, lines) = mpsc::sync_channel(QUEUE_LINES);
+            let spawned = std::thread::Builder::new()
+                .name("log".into())
+                .spawn(move || write_lines(lines));
+            if spawned.is_err() {
+                return;
+            }
+            queue.sender = Some(sender);
+        }
+        if let Some(sender) = &queue.sender {
+            let _ = sender.try_send(Message::Open(path.to_path_buf()));
         }
     }
 }
 
 impl Write for LogSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let Ok(mut guard) = self.target.lock() else {
+        let Ok(mut queue) = self.queue.lock() else {
             return Ok(buf.len());
         };
-        if let Some(t) = guard.as_mut() {
-            if t.written + buf.len() as u64 > MAX_LOG_BYTES {
-                let old = t.path.with_extension("log.old");
-                let _ = std::fs::rename(&t.path, &old);
-                if let Ok(f) = File::create(&t.path) {
-                    t.file = f;
-                }
-                t.written = 0;
-            }
-            if t.file.write_all(buf).is_ok() {
-                t.written += buf.len() as u64;
-            }
+        let Queue { sender, partial } = &mut *queue;
+        let Some(sender) = sender else {
+            return Ok(buf.len());
+        };
+        partial.extend_from_slice(buf);
+        if let Some(end) = partial.iter().rposition(|&b| b == b'\n') {
+            let rest = partial.split_off(end + 1);
+            let lines = std::mem::replace(partial, rest);
+            let _ = sender.try_send(Message::Line(lines));
         }
         Ok(buf.len())
     }
 
+    /// Waits (a bounded time) until the lines queued so far are in the file: called
+    /// before the process exits.
     fn flush(&mut self) -> std::io::Result<()> {
-        if let Ok(mut guard) = self.target.lock() {
-            if let Some(t) = guard.as_mut() {
-                let _ = t.file.flush();
+        let Some(sender) = self.queue.lock().ok().and_then(|q| q.sender.clone()) else {
+            return Ok(());
+        };
+        let deadline = Instant::now() + FLUSH_WAIT;
+        let (ack, flushed) = mpsc::channel();
+        let mut message = Message::Flushed(ack);
+        loop {
+            match sender.try_send(message) {
+                Ok(()) => break,
+                Err(TrySendError::Full(m)) if Instant::now() < deadline => {
+                    message = m;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err(_) => return Ok(()),
             }
         }
+        let _ = flushed.recv_timeout(deadline.saturating_duration_since(Instant::now()));
         Ok(())
+    }
+}
+
+struct Target {
+    path: PathBuf,
+    file: File,
+    written: u64,
+}
+
+impl Target {
+    fn open(path: &Path) -> Option<Target> {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .ok()?;
+        let written = file.metadata().map(|m| m.len()).unwrap_or(0);
+        Some(Target {
+            path: path.to_path_buf(),
+            file,
+            written,
+        })
+    }
+
+    fn write(&mut self, buf: &[u8]) {
+        if self.written + buf.len() as u64 > MAX_LOG_BYTES {
+            let old = self.path.with_extension("log.old");
+            let _ = std::fs::rename(&self.path, &old);
+            if let Ok(f) = File::create(&self.path) {
+                self.file = f;
+            }
+            self.written = 0;
+        }
+        if self.file.write_all(buf).is_ok() {
+            self.written += buf.len() as u64;
+        }
+    }
+}
+
+/// The writer thread: the file's only user.
+fn write_lines(messages: Receiver<Message>) {
+    let mut target: Option<Target> = None;
+    for message in messages {
+        match message {
+            Message::Line(bytes) => {
+                if let Some(t) = target.as_mut() {
+                    t.write(&bytes);
+                }
+            }
+            Message::Open(path) => target = Target::open(&path).or(target),
+            Message::Flushed(ack) => {
+                if let Some(t) = target.as_mut() {
+                    let _ = t.file.flush();
+                }
+                let _ = ack.send(());
+            }
+        }
     }
 }
 
@@ -90,6 +183,8 @@ impl Write for LogSink {
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         log::error!("panic: {info}");
+        // The process may end with the panic: the line must reach the file first.
+        log::logger().flush();
     }));
 }
 
@@ -103,9 +198,14 @@ mod tests {
         let path = dir.join("test.log");
         let mut sink = LogSink::default();
         sink.set_file(&path);
-        let line = vec![b'x'; 1000];
-        for _ in 0..(3 * MAX_LOG_BYTES / 1000) {
+        let mut line = vec![b'x'; 999];
+        line.push(b'\n');
+        for i in 0..(3 * MAX_LOG_BYTES / 1000) {
             sink.write_all(&line).unwrap();
+            if i % 1000 == 0 {
+                // The queue drops what the writer cannot take: let it keep up.
+                sink.flush().unwrap();
+            }
         }
         sink.flush().unwrap();
         let size = std::fs::metadata(&path).unwrap().len();
@@ -113,6 +213,22 @@ mod tests {
             .unwrap()
             .len();
         assert!(size <= MAX_LOG_BYTES && old <= MAX_LOG_BYTES);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The logger writes a record in pieces; the file gets whole lines, in order.
+    #[test]
+    fn pieces_make_whole_lines() {
+        let dir = std::env::temp_dir().join(format!("ferrum-log-lines-{}", std::process::id()));
+        let path = dir.join("lines.log");
+        let mut sink = LogSink::default();
+        sink.write_all(b"before any file\n").unwrap();
+        sink.set_file(&path);
+        for piece in ["a", "b\nc", "d\n", "e"] {
+            sink.write_all(piece.as_bytes()).unwrap();
+        }
+        sink.flush().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "ab\ncd\n");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -102,6 +102,7 @@ fn main() {
     };
     let failed = |tool: &str, e: &dyn std::fmt::Display| -> ! {
         eprintln!("{tool}: {e:#}");
+        log::logger().flush();
         std::process::exit(2);
     };
     match command {
@@ -166,4 +167,5 @@ fn main() {
             Err(e) => failed("tune", &format!("{e:#}")),
         },
     }
+    log::logger().flush();
 }
