@@ -244,7 +244,17 @@ impl Session {
                     self.end_block(kind, &lines, at);
                 }
                 Command::End => self.exit(),
-                _ => lines.push(text.to_string()),
+                Command::Unknown(_) => lines.push(text.to_string()),
+                // A manager that gave up on the block: it ends unread, the command is
+                // answered.
+                _ => {
+                    self.block = None;
+                    self.out.line(&format!(
+                        "ERROR board block ended by '{}' before DONE; the board is unchanged",
+                        text.trim()
+                    ));
+                    self.handle_line(text, at);
+                }
             }
             return;
         }
