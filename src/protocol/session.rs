@@ -84,18 +84,14 @@ pub struct Session {
     searches_started: u64,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
-    /// Changes to the engine that found it locked by a search answered early, made by
-    /// the next job on its thread (`with_engine`).
-    deferred: Vec<EngineChange>,
-    /// A new game or rule since the last search: the next job empties the table first
-    /// (on its thread: freeing a large table takes milliseconds).
-    clear_table: bool,
+    /// Changes to the engine not made yet, shared with the jobs (`with_engine`).
+    engine_changes: Arc<Mutex<EngineChanges>>,
     log: LogSink,
     log_explicit: bool,
 }
 
-fn lock(engine: &Mutex<Engine>) -> std::sync::MutexGuard<'_, Engine> {
-    engine.lock().unwrap_or_else(|e| e.into_inner())
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The largest table the machine can hold now, without waiting for a search that
@@ -109,6 +105,35 @@ fn max_tt_bytes(engine: &Mutex<Engine>) -> u64 {
 
 /// A change to the engine asked for by a command.
 type EngineChange = Box<dyn FnOnce(&mut Engine) + Send>;
+
+/// Changes to the engine that found it held by a search answered early (past its hard
+/// limit), in the order asked; whichever job next holds the engine makes them all
+/// before it searches, so a later job never searches without them.
+#[derive(Default)]
+struct EngineChanges {
+    changes: Vec<EngineChange>,
+    /// A new size or rule: the table is emptied by the next job (on its thread:
+    /// freeing a large table takes milliseconds).
+    clear_table: bool,
+}
+
+impl EngineChanges {
+    /// Makes the changes waiting in `shared` to `engine` (with `clear`, the table's
+    /// emptying too).
+    fn make(shared: &Mutex<EngineChanges>, engine: &mut Engine, clear: bool) {
+        let (changes, clear_table) = {
+            let mut waiting = lock(shared);
+            let clear_table = clear && std::mem::take(&mut waiting.clear_table);
+            (std::mem::take(&mut waiting.changes), clear_table)
+        };
+        for change in changes {
+            change(engine);
+        }
+        if clear_table {
+            engine.clear();
+        }
+    }
+}
 
 impl Session {
     /// `threads`: the search threads until `INFO thread_num` says otherwise (default:
@@ -143,8 +168,7 @@ impl Session {
             search: None,
             searches_started: 0,
             pending: VecDeque::new(),
-            deferred: Vec::new(),
-            clear_table: false,
+            engine_changes: Arc::default(),
             log,
             log_explicit,
         }
@@ -314,14 +338,18 @@ impl Session {
             Ok(engine) => engine,
             Err(TryLockError::Poisoned(e)) => e.into_inner(),
             Err(TryLockError::WouldBlock) => {
-                self.deferred.push(Box::new(change));
+                lock(&self.engine_changes).changes.push(Box::new(change));
                 return;
             }
         };
-        for earlier in self.deferred.drain(..) {
-            earlier(&mut engine);
-        }
+        EngineChanges::make(&self.engine_changes, &mut engine, false);
         change(&mut engine);
+    }
+
+    /// The table is emptied before the next search (a new size or rule: its keys hold
+    /// the stones only).
+    fn clear_table(&mut self) {
+        lock(&self.engine_changes).clear_table = true;
     }
 
     /// Runs `f` if a board exists (START answered OK), else answers ERROR.
@@ -357,10 +385,10 @@ mod tests {
         let mut session = answered
             .recv_timeout(Duration::from_secs(10))
             .expect("INFO waited for the engine");
-        assert_eq!(session.deferred.len(), 2);
+        assert_eq!(lock(&session.engine_changes).changes.len(), 2);
         drop(held);
         session.with_engine(Engine::clear);
-        assert!(session.deferred.is_empty());
+        assert!(lock(&session.engine_changes).changes.is_empty());
         let mut engine = lock(&engine);
         engine.prepare();
         assert_eq!((engine.tt_bytes(), engine.threads()), (64 << 20, 3));

@@ -1,7 +1,7 @@
 //! A search job's life: started on its own thread, its news printed, its answer
 //! checked and printed (or given early when it is overdue).
 
-use super::{lock, Opening, Running, Session};
+use super::{lock, EngineChanges, Opening, Running, Session};
 use crate::board::Pos;
 use crate::protocol::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use crate::protocol::Event;
@@ -81,8 +81,7 @@ impl Session {
         self.search_start = at;
         self.realtime_pos = None;
         let engine = self.engine.clone();
-        let deferred = std::mem::take(&mut self.deferred);
-        let clear_table = std::mem::take(&mut self.clear_table);
+        let changes = self.engine_changes.clone();
         let events = self.events.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -95,11 +94,17 @@ impl Session {
                 };
                 let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     let mut engine = lock(&engine);
-                    for change in deferred {
-                        change(&mut engine);
-                    }
-                    if clear_table {
-                        engine.clear();
+                    EngineChanges::make(&changes, &mut engine, true);
+                    if stop.stopped() {
+                        // Answered already (overdue while it waited for the engine) or
+                        // stopped before it began: nothing to search for.
+                        return Outcome {
+                            answer: jobs::fallback(job, &board, None),
+                            score: 0,
+                            depth: 0,
+                            nodes: 0,
+                            lost: Vec::new(),
+                        };
                     }
                     // The table takes the size the limits ask for here, on the search
                     // thread: START and INFO answer without allocating.

@@ -65,7 +65,9 @@ impl Session {
                         6 => Opening::Swap2,
                         _ => Opening::Free,
                     };
-                    self.clear_table |= rule != self.rule;
+                    if rule != self.rule {
+                        self.clear_table();
+                    }
                     self.rule = rule;
                     if let Some(b) = &self.board {
                         self.board = Some(b.with_rule(rule));

@@ -36,11 +36,18 @@ impl Session {
         }
         match Board::new(w as usize, h as usize, self.rule) {
             Ok(b) => {
+                // The table's keys hold the stones only, not the size: what a game on
+                // another board stored must not be read on this one. A game on the
+                // same board keeps it (Yixin-Board sends START before every search).
+                let resized = self
+                    .board
+                    .as_ref()
+                    .is_some_and(|old| (old.width(), old.height()) != (b.width(), b.height()));
+                if resized {
+                    self.clear_table();
+                }
                 self.board = Some(b);
                 self.size_tt();
-                // The table's keys hold the stones only, not the size or the rule: what
-                // another game stored must not be read in this one.
-                self.clear_table = true;
                 self.out.line("OK");
             }
             Err(e) => self.out.line(&format!("ERROR {e}")),
