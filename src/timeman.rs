@@ -13,6 +13,10 @@ pub struct TimeControl {
     pub turn_ms: Option<u64>,
     pub match_ms: Option<u64>,
     pub left_ms: Option<i64>,
+    /// What our answers took since the manager last said `time_left` (or since the
+    /// game began): a manager that sends it once, or only `timeout_match`, still gets
+    /// the time it has left.
+    pub spent_ms: u64,
 }
 
 impl Default for TimeControl {
@@ -22,6 +26,7 @@ impl Default for TimeControl {
             turn_ms: Some(30_000),
             match_ms: None,
             left_ms: None,
+            spent_ms: 0,
         }
     }
 }
@@ -48,6 +53,22 @@ fn margin(limit_ms: u64) -> u64 {
 }
 
 impl TimeControl {
+    /// The manager's `time_left`: our spending counts from here.
+    pub fn set_left(&mut self, ms: i64) {
+        self.left_ms = Some(ms);
+        self.spent_ms = 0;
+    }
+
+    /// An answer on the game's clock took `elapsed` (from the command's arrival).
+    pub fn spend(&mut self, elapsed: Duration) {
+        self.spent_ms = self.spent_ms.saturating_add(elapsed.as_millis() as u64);
+    }
+
+    /// A new game: the match time (or the last `time_left`) is whole again.
+    pub fn new_game(&mut self) {
+        self.spent_ms = 0;
+    }
+
     /// The budget for a move on a board with `empty_cells` free points.
     pub fn budget(&self, empty_cells: usize) -> Budget {
         let mut hard = u64::MAX;
@@ -55,12 +76,13 @@ impl TimeControl {
             hard = t.saturating_sub(margin(t));
         }
         // time_left (sent before every move) is authoritative, 2147483647 meaning no
-        // limit; without it, the match limit.
+        // limit; without it, the match limit; either less what we spent since.
         let left = match self.left_ms {
             Some(l) if l >= i32::MAX as i64 => None,
             Some(l) => Some(l.max(0) as u64),
             None => self.match_ms.filter(|&m| m > 0),
-        };
+        }
+        .map(|l| l.saturating_sub(self.spent_ms));
         // With only a turn limit, time not used on this move is lost: the search may
         // start iterations until the hard limit.
         let mut soft = hard;
@@ -179,6 +201,7 @@ mod tests {
             turn_ms: Some(1000),
             match_ms: None,
             left_ms: None,
+            ..TimeControl::default()
         };
         let b = tc.budget(200);
         assert_eq!(b.hard, Duration::from_millis(950));
@@ -191,6 +214,7 @@ mod tests {
             turn_ms: Some(0),
             match_ms: None,
             left_ms: None,
+            ..TimeControl::default()
         };
         assert_eq!(tc.budget(200).hard, Duration::ZERO);
     }
@@ -201,6 +225,7 @@ mod tests {
             turn_ms: Some(30_000),
             match_ms: Some(180_000),
             left_ms: Some(60_000),
+            spent_ms: 0,
         };
         let b = tc.budget(200);
         assert!(b.hard <= Duration::from_millis(20_000));
@@ -215,5 +240,33 @@ mod tests {
             ..tc
         };
         assert!(unlimited.budget(200).hard >= Duration::from_millis(29_000));
+    }
+
+    /// A manager that says `time_left` once (or only `timeout_match`): each answer's
+    /// time comes off what is left, until it speaks again or a new game begins.
+    #[test]
+    fn our_own_spending_counts_until_the_manager_speaks() {
+        let mut tc = TimeControl {
+            turn_ms: Some(30_000),
+            match_ms: Some(180_000),
+            left_ms: None,
+            spent_ms: 0,
+        };
+        let whole = tc.budget(200).hard;
+        tc.spend(Duration::from_millis(170_000));
+        let late = tc.budget(200).hard;
+        assert!(
+            late * 10 < whole,
+            "{late:?} after 170 s of 180, {whole:?} before"
+        );
+        tc.set_left(60_000);
+        assert_eq!(
+            tc.budget(200),
+            TimeControl { spent_ms: 0, ..tc }.budget(200)
+        );
+        tc.spend(Duration::from_millis(59_000));
+        assert!(tc.budget(200).hard <= Duration::from_millis(1_000));
+        tc.new_game();
+        assert_eq!(tc.spent_ms, 0);
     }
 }

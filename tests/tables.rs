@@ -41,8 +41,16 @@ fn another_size_or_rule_starts_from_an_empty_table() {
     assert_eq!(nodes(&mut engine, 0), fresh, "a new size kept the table");
     // A rule change empties it too, within a game or between games.
     let renju = nodes(&mut engine, 4);
-    assert_ne!(nodes(&mut engine, 4), renju, "the table did not change the count");
+    assert_ne!(
+        nodes(&mut engine, 4),
+        renju,
+        "the table did not change the count"
+    );
     assert_eq!(engine.reply("START 15\n"), "OK");
-    assert_eq!(nodes(&mut engine, 0), fresh, "the rule change kept the table");
+    assert_eq!(
+        nodes(&mut engine, 0),
+        fresh,
+        "the rule change kept the table"
+    );
     engine.end();
 }

@@ -89,12 +89,19 @@ pub enum Job {
 }
 
 impl Job {
+    /// Whether its answer is a game's move, timed by the manager's match clock (the
+    /// analysis commands are not).
+    pub fn on_game_clock(self) -> bool {
+        matches!(self, Job::Move | Job::Swap2Open | Job::Swap2Decide { .. })
+    }
+
     /// How long after its hard limit the session waits for the job before it answers
     /// without it (`fallback`).
     pub fn grace(self) -> Duration {
-        match self {
-            Job::Move | Job::Swap2Open | Job::Swap2Decide { .. } => time::LATE_GRACE,
-            Job::NBest(_) | Job::Balance { .. } => time::ANALYSIS_GRACE,
+        if self.on_game_clock() {
+            time::LATE_GRACE
+        } else {
+            time::ANALYSIS_GRACE
         }
     }
 }

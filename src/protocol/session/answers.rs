@@ -21,6 +21,9 @@ impl Session {
         self.search = None;
         let (score, depth, nodes) = (outcome.score, outcome.depth, outcome.nodes);
         self.finish(job, outcome);
+        if job.on_game_clock() {
+            self.time.spend(self.search_start.elapsed());
+        }
         log::info!("{job:?}: score {score} depth {depth} nodes {nodes}");
         while self.search.is_none() {
             let Some((text, at)) = self.pending.pop_front() else {

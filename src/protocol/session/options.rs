@@ -39,7 +39,7 @@ impl Session {
         match (key, int) {
             ("timeout_turn", Some(v)) => self.time.turn_ms = Some(v.max(0) as u64),
             ("timeout_match", Some(v)) => self.time.match_ms = (v > 0).then_some(v as u64),
-            ("time_left", Some(v)) => self.time.left_ms = Some(v),
+            ("time_left", Some(v)) => self.time.set_left(v),
             ("max_memory", Some(v)) => {
                 self.max_memory = v.max(0) as u64;
                 self.size_tt();

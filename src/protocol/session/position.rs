@@ -47,6 +47,7 @@ impl Session {
                     self.clear_table();
                 }
                 self.board = Some(b);
+                self.time.new_game();
                 self.size_tt();
                 self.out.line("OK");
             }
