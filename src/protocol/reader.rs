@@ -44,7 +44,30 @@ fn read_lines(mut input: impl Read, events: Sender<Event>) {
 }
 
 fn emit(events: &Sender<Event>, line: &mut Vec<u8>) -> bool {
-    let text = String::from_utf8_lossy(line).trim().to_string();
+    // A byte-order mark (a Windows editor's script) is not part of the command.
+    let text = String::from_utf8_lossy(line)
+        .trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .to_string();
     line.clear();
     text.is_empty() || events.send(Event::Line(text, Instant::now())).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_split_and_trimmed() {
+        let (events, lines) = std::sync::mpsc::channel();
+        let input: &[u8] = b"\xef\xbb\xbfSTART 15\r\n\r\n  ABOUT \rEND";
+        read_lines(input, events);
+        let got: Vec<String> = lines
+            .iter()
+            .filter_map(|e| match e {
+                Event::Line(text, _) => Some(text),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, ["START 15", "ABOUT", "END"]);
+    }
 }

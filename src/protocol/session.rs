@@ -244,7 +244,9 @@ impl Session {
         match &cmd {
             Command::End => self.exit(),
             Command::Stop => self.stop_search(),
-            Command::Info(key, value) if key == "timeout_turn" && value.trim() == "0" => {
+            Command::Info(key, value)
+                if key == "timeout_turn" && value.trim().parse::<i64>().is_ok_and(|v| v <= 0) =>
+            {
                 self.stop_search();
                 self.pending.push_back((text, at));
             }

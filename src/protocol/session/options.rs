@@ -40,8 +40,9 @@ impl Session {
             ("timeout_turn", Some(v)) => self.time.turn_ms = Some(v.max(0) as u64),
             ("timeout_match", Some(v)) => self.time.match_ms = (v > 0).then_some(v as u64),
             ("time_left", Some(v)) => self.time.set_left(v),
-            ("max_memory", Some(v)) => {
-                self.max_memory = v.max(0) as u64;
+            // A negative size is no size: ignored, not read as 0 (no limit).
+            ("max_memory", Some(v)) if v >= 0 => {
+                self.max_memory = v as u64;
                 self.size_tt();
             }
             ("hash_size", Some(v)) => {
