@@ -296,3 +296,39 @@ fn renju_quick_wins_for_black_hold() {
     }
     assert!(claims > 20, "{claims} claims");
 }
+
+/// Caro: a five blocked at both ends does not win, so `O . X X X X .` is a four that
+/// one block stops (on the right: the left five would then be blocked at both ends), not
+/// an open four, for the pattern tables, the forced moves and the VCF alike; without
+/// the O it is an open four.
+#[test]
+fn caro_fours_that_one_block_stops() {
+    use ferrum::board::Pattern;
+    use ferrum::search::movegen::{forced_moves, Forced};
+    use ferrum::tactics::vcf::{VcfResult, VcfSolver};
+    let p = |x, y| Pos::from_xy(x, y);
+    for rule in [Rule::Caro, Rule::CaroExact, Rule::Freestyle] {
+        for blocked in [true, false] {
+            let mut b = Board::new(15, 15, rule).unwrap();
+            // Black's three on row 7, White's O left of it (or in a corner), then
+            // Black's four at 7,7.
+            let o = if blocked { (2, 7) } else { (0, 14) };
+            for (i, (x, y)) in [o, (0, 0), (14, 0)].into_iter().enumerate() {
+                b.make(p(4 + i, 7), Color::Black);
+                b.make(p(x, y), Color::White);
+            }
+            let one_block = blocked && rule != Rule::Freestyle;
+            let four = b.pattern(Color::Black, p(7, 7), 0);
+            assert_eq!(four == Pattern::F4, !one_block, "{rule:?} {blocked}: {four:?}");
+            let vcf = VcfSolver::new(Default::default()).solve(&mut b.clone());
+            assert_eq!(matches!(vcf, VcfResult::Win(_)), !one_block, "{rule:?} {blocked}");
+            b.make(p(7, 7), Color::Black);
+            let forced = forced_moves(&mut b);
+            if one_block {
+                assert!(matches!(forced, Some(Forced::Block(q)) if q == p(8, 7)), "{rule:?}");
+            } else {
+                assert!(matches!(forced, Some(Forced::Lost)), "{rule:?} {blocked}");
+            }
+        }
+    }
+}

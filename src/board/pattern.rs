@@ -292,6 +292,22 @@ fn has_five(line: &Line, rule: Rule, c: Color) -> bool {
     })
 }
 
+/// Whether each of two five points still makes a winning five after the opponent takes
+/// the other. Not so in caro when the five that stays would be blocked at both ends
+/// (`O . X X X X . `: a block on the right kills the left five too): the line is then a
+/// four with one block, not two.
+fn fives_survive_blocks(line: &mut Line, points: [usize; 2], rule: Rule, c: Color) -> bool {
+    let (own, opp) = (c.cell(), c.opp().cell());
+    [(0, 1), (1, 0)].into_iter().all(|(taken, kept)| {
+        line[points[taken]] = opp;
+        line[points[kept]] = own;
+        let wins = has_five(line, rule, c);
+        line[points[taken]] = Cell::Empty;
+        line[points[kept]] = Cell::Empty;
+        wins
+    })
+}
+
 /// Length of the run of `own` stones through the centre.
 fn run_length(line: &Line, own: Cell) -> usize {
     let left = (0..CENTER).rev().take_while(|&i| line[i] == own).count();
@@ -376,6 +392,11 @@ fn classify(
                 best
             }
             1 => Pattern::B4,
+            _ if rule.blocked_five_loses()
+                && !fives_survive_blocks(&mut line, five_points, rule, c) =>
+            {
+                Pattern::B4
+            }
             2 if five_points[1] - five_points[0] == 5 => Pattern::F4,
             _ => Pattern::D4,
         }

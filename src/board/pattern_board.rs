@@ -366,6 +366,23 @@ impl Board {
         self.threat(c, p) == Threat::FIVE
     }
 
+    /// Where one stone of `attacker`'s opponent leaves `attacker` no five point, when it
+    /// has two or more: only in caro, where the five that stays after a block may be
+    /// blocked at both ends (`O . X X X X . `: the right block kills both). `None`:
+    /// no such point, the fives win.
+    pub fn one_block_stopping_fives(&mut self, attacker: Color) -> Option<Pos> {
+        if !self.rule.blocked_five_loses() || self.threat_count(attacker, Threat::FIVE) < 2 {
+            return None;
+        }
+        let fives: Vec<Pos> = self.cells_with_threat(attacker, Threat::FIVE).collect();
+        fives.into_iter().find(|&p| {
+            self.make(p, attacker.opp());
+            let stopped = self.threat_count(attacker, Threat::FIVE) == 0;
+            self.undo();
+            stopped
+        })
+    }
+
     /// Whether `c` may play `p`: on the board, empty, and not forbidden.
     pub fn is_legal(&mut self, c: Color, p: Pos) -> bool {
         if p.idx() >= CELLS || !self.is_empty(p) {

@@ -49,10 +49,14 @@ pub fn forced_moves(board: &mut Board) -> Option<Forced> {
     }
     let their_fives = board.threat_count(them, Threat::FIVE);
     if their_fives > 0 {
-        if their_fives > 1 {
-            return Some(Forced::Lost);
-        }
-        let block = board.cells_with_threat(them, Threat::FIVE).next();
+        let block = if their_fives > 1 {
+            match board.one_block_stopping_fives(them) {
+                Some(p) => Some(p),
+                None => return Some(Forced::Lost),
+            }
+        } else {
+            board.cells_with_threat(them, Threat::FIVE).next()
+        };
         return Some(match block {
             Some(p) if board.is_legal(us, p) => Forced::Block(p),
             _ => Forced::Lost,

@@ -406,12 +406,14 @@ impl<'a> VcfSolver<'a> {
                 .cells_with_threat(attacker, Threat::FIVE)
                 .take(1)
                 .collect(),
-            _ => {
-                return {
+            _ => match board.one_block_stopping_fives(attacker) {
+                // Caro: one block stops both fives, the line goes on from it.
+                Some(block) => vec![block],
+                None => {
                     line.clear();
-                    true
+                    return true;
                 }
-            }
+            },
         };
         match fives.as_slice() {
             [] => false,
@@ -553,12 +555,18 @@ pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
         }
         board.make(a, attacker);
         made += 1;
-        let fives = board.threat_count(attacker, Threat::FIVE);
-        if fives >= 2 {
-            won = true;
-            break;
-        }
-        let Some(block) = board.cells_with_threat(attacker, Threat::FIVE).next() else {
+        let block = match board.threat_count(attacker, Threat::FIVE) {
+            0 => break,
+            1 => board.cells_with_threat(attacker, Threat::FIVE).next(),
+            _ => match board.one_block_stopping_fives(attacker) {
+                Some(block) => Some(block),
+                None => {
+                    won = true;
+                    break;
+                }
+            },
+        };
+        let Some(block) = block else {
             break;
         };
         if board.rule().has_forbidden(defender) && board.is_forbidden(block) {

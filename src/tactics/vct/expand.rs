@@ -157,7 +157,14 @@ impl VctSolver<'_> {
                     _ => Expansion::Disproven,
                 };
             }
-            _ => return Expansion::Proven,
+            _ => {
+                // Caro: one block may stop both fives.
+                return match board.one_block_stopping_fives(attacker) {
+                    None => Expansion::Proven,
+                    Some(b) if depth > 1 => Expansion::Children(vec![b]),
+                    Some(_) => Expansion::Disproven,
+                };
+            }
         }
         // A defender with a VCF of its own wins first.
         let counter = self.defender_vcf(board);

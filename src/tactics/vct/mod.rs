@@ -308,7 +308,8 @@ impl<'a> VctSolver<'a> {
             }
         } else {
             let fives = board.threat_count(attacker, Threat::FIVE);
-            if fives >= 2 || (fives == 1 && expand::block_is_forbidden(board, attacker)) {
+            let unstoppable = fives >= 2 && board.one_block_stopping_fives(attacker).is_none();
+            if unstoppable || (fives == 1 && expand::block_is_forbidden(board, attacker)) {
                 return true;
             }
         }
