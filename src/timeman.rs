@@ -64,7 +64,8 @@ impl TimeControl {
         self.spent_ms = self.spent_ms.saturating_add(elapsed.as_millis() as u64);
     }
 
-    /// A new game: the match time (or the last `time_left`) is whole again.
+    /// A new game: nothing spent in it yet (the match time, or the last `time_left`
+    /// the manager sent, counts from here).
     pub fn new_game(&mut self) {
         self.spent_ms = 0;
     }

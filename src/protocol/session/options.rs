@@ -89,6 +89,8 @@ impl Session {
             ("eval", _) if matches!(value.trim(), "net" | "classical") => {
                 let use_net = value.trim() == "net";
                 self.with_engine(move |engine| engine.set_use_net(use_net));
+                // The table's scores are the other evaluation's.
+                self.clear_table();
             }
             // game_type, evaluate, pondering (we never think on the opponent's time),
             // caution_factor (the candidate range is the search's own) and unknown
