@@ -319,16 +319,113 @@ fn caro_fours_that_one_block_stops() {
             }
             let one_block = blocked && rule != Rule::Freestyle;
             let four = b.pattern(Color::Black, p(7, 7), 0);
-            assert_eq!(four == Pattern::F4, !one_block, "{rule:?} {blocked}: {four:?}");
+            assert_eq!(
+                four == Pattern::F4,
+                !one_block,
+                "{rule:?} {blocked}: {four:?}"
+            );
             let vcf = VcfSolver::new(Default::default()).solve(&mut b.clone());
-            assert_eq!(matches!(vcf, VcfResult::Win(_)), !one_block, "{rule:?} {blocked}");
+            assert_eq!(
+                matches!(vcf, VcfResult::Win(_)),
+                !one_block,
+                "{rule:?} {blocked}"
+            );
             b.make(p(7, 7), Color::Black);
             let forced = forced_moves(&mut b);
             if one_block {
-                assert!(matches!(forced, Some(Forced::Block(q)) if q == p(8, 7)), "{rule:?}");
+                assert!(
+                    matches!(forced, Some(Forced::Block(q)) if q == p(8, 7)),
+                    "{rule:?}"
+                );
             } else {
                 assert!(matches!(forced, Some(Forced::Lost)), "{rule:?} {blocked}");
             }
         }
     }
+}
+
+/// Caro: several moves can answer a four (a stone beyond a five's end leaves it blocked
+/// at both ends), and the forced moves list them all; a VCF through such a four must
+/// win after each.
+#[test]
+fn caro_fours_with_several_answers() {
+    use ferrum::search::movegen::{forced_moves, Forced};
+    use ferrum::tactics::vcf::{VcfResult, VcfSolver};
+    let p = |x, y| Pos::from_xy(x, y);
+    let place = |rule, black: &[(usize, usize)], white: &[(usize, usize)], to_move| {
+        let mut b = Board::new(15, 15, rule).unwrap();
+        for &(x, y) in black {
+            b.make(p(x, y), Color::Black);
+        }
+        for &(x, y) in white {
+            b.make(p(x, y), Color::White);
+        }
+        b.set_to_move(to_move);
+        b
+    };
+    let answers = |b: &mut Board| match forced_moves(b) {
+        Some(Forced::Block(q)) => vec![q],
+        Some(Forced::Blocks(mut qs)) => {
+            qs.sort_by_key(|q| q.idx());
+            qs
+        }
+        _ => Vec::new(),
+    };
+    // O X X X X . . : the five point and the cell beyond it.
+    let row = [(4, 7), (5, 7), (6, 7), (7, 7)];
+    let mut b = place(
+        Rule::Caro,
+        &row,
+        &[(3, 7), (0, 0), (14, 0), (0, 14)],
+        Color::White,
+    );
+    assert_eq!(answers(&mut b), [p(8, 7), p(9, 7)]);
+    // O . X X X X . O : either five point.
+    let mut b = place(
+        Rule::Caro,
+        &row,
+        &[(2, 7), (9, 7), (0, 0), (14, 0)],
+        Color::White,
+    );
+    assert_eq!(answers(&mut b), [p(3, 7), p(8, 7)]);
+    // Freestyle: the first is one block, the second an open four (lost).
+    let mut b = place(
+        Rule::Freestyle,
+        &row,
+        &[(3, 7), (0, 0), (14, 0), (0, 14)],
+        Color::White,
+    );
+    assert_eq!(answers(&mut b), [p(8, 7)]);
+    // A VCF that the single-reply view claimed: X 7,7 (answered at 8,7 or 9,7), then
+    // X 7,9 with two fours, one of them on 9,7: O's 9,7 refutes it.
+    let black = [
+        (4, 7),
+        (5, 7),
+        (6, 7),
+        (7, 8),
+        (7, 10),
+        (6, 10),
+        (8, 8),
+        (10, 6),
+    ];
+    let mut b = place(
+        Rule::Caro,
+        &black,
+        &[
+            (3, 7),
+            (7, 6),
+            (0, 0),
+            (14, 0),
+            (0, 14),
+            (14, 14),
+            (1, 13),
+            (13, 1),
+        ],
+        Color::Black,
+    );
+    let vcf = VcfSolver::new(Default::default()).solve(&mut b);
+    assert!(
+        !matches!(&vcf, VcfResult::Win(l) if l[0] == p(7, 7)),
+        "{vcf:?}"
+    );
 }

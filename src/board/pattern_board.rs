@@ -366,21 +366,46 @@ impl Board {
         self.threat(c, p) == Threat::FIVE
     }
 
-    /// Where one stone of `attacker`'s opponent leaves `attacker` no five point, when it
-    /// has two or more: only in caro, where the five that stays after a block may be
-    /// blocked at both ends (`O . X X X X . `: the right block kills both). `None`:
-    /// no such point, the fives win.
-    pub fn one_block_stopping_fives(&mut self, attacker: Color) -> Option<Pos> {
-        if !self.rule.blocked_five_loses() || self.threat_count(attacker, Threat::FIVE) < 2 {
-            return None;
-        }
+    /// Caro's answers to `attacker`'s five points: the moves of its opponent after
+    /// which it has none (empty: nothing to answer, or the fives win). A five blocked at
+    /// both ends does not win in caro, so the cell beyond a five's end answers it too
+    /// (`O X X X X . .`: the far cell as well as the five point), and one stone can
+    /// answer two five points (`O . X X X X . O`: either). The candidates are each five
+    /// point and the cells just past the ends of the run it would make, each tried.
+    /// Elsewhere a lone five point is its own only answer and two have none (the
+    /// callers know that without this).
+    pub fn caro_answers_to_fives(&mut self, attacker: Color) -> Vec<Pos> {
         let fives: Vec<Pos> = self.cells_with_threat(attacker, Threat::FIVE).collect();
-        fives.into_iter().find(|&p| {
-            self.make(p, attacker.opp());
-            let stopped = self.threat_count(attacker, Threat::FIVE) == 0;
-            self.undo();
-            stopped
-        })
+        let own = attacker.cell();
+        let mut tried = Vec::new();
+        for &f in &fives {
+            if !tried.contains(&f) {
+                tried.push(f);
+            }
+            for (dir, &step) in DIRS.iter().enumerate() {
+                if self.pattern(attacker, f, dir) != Pattern::F5 {
+                    continue;
+                }
+                for sign in [-1isize, 1] {
+                    let mut q = f.offset(sign * step);
+                    while q.idx() < CELLS && self.cells[q.idx()] == own {
+                        q = q.offset(sign * step);
+                    }
+                    if q.idx() < CELLS && self.is_empty(q) && !tried.contains(&q) {
+                        tried.push(q);
+                    }
+                }
+            }
+        }
+        tried
+            .into_iter()
+            .filter(|&q| {
+                self.make(q, attacker.opp());
+                let stopped = self.threat_count(attacker, Threat::FIVE) == 0;
+                self.undo();
+                stopped
+            })
+            .collect()
     }
 
     /// Whether `c` may play `p`: on the board, empty, and not forbidden.

@@ -26,6 +26,7 @@ pub fn generate(board: &mut Board, history: &dyn Fn(Pos) -> i32) -> Moves {
         Some(Forced::Win(p)) => Moves::Win(p),
         Some(Forced::Lost) => Moves::Lost,
         Some(Forced::Block(p)) => Moves::Block(p),
+        Some(Forced::Blocks(ps)) => Moves::List(ps.into_iter().map(|p| (p, 0)).collect()),
         None => Moves::List(move_list(board, history)),
     }
 }
@@ -35,6 +36,8 @@ pub enum Forced {
     Win(Pos),
     Lost,
     Block(Pos),
+    /// Caro: several moves answer the opponent's five points (`caro_answers_to_fives`).
+    Blocks(Vec<Pos>),
 }
 
 /// What fives on the board decide, from the threat counts alone: our five, the
@@ -48,15 +51,19 @@ pub fn forced_moves(board: &mut Board) -> Option<Forced> {
         }
     }
     let their_fives = board.threat_count(them, Threat::FIVE);
+    if their_fives > 0 && board.rule().blocked_five_loses() {
+        let mut answers = board.caro_answers_to_fives(them);
+        return Some(match answers.len() {
+            0 => Forced::Lost,
+            1 => Forced::Block(answers.remove(0)),
+            _ => Forced::Blocks(answers),
+        });
+    }
     if their_fives > 0 {
-        let block = if their_fives > 1 {
-            match board.one_block_stopping_fives(them) {
-                Some(p) => Some(p),
-                None => return Some(Forced::Lost),
-            }
-        } else {
-            board.cells_with_threat(them, Threat::FIVE).next()
-        };
+        if their_fives > 1 {
+            return Some(Forced::Lost);
+        }
+        let block = board.cells_with_threat(them, Threat::FIVE).next();
         return Some(match block {
             Some(p) if board.is_legal(us, p) => Forced::Block(p),
             _ => Forced::Lost,

@@ -352,7 +352,7 @@ impl<'a> Worker<'a> {
                 return win_in(ply + 1);
             }
             Some(Forced::Lost) => return lost_in(ply + 2),
-            Some(Forced::Block(p)) => Some(p),
+            Some(blocks) => Some(blocks),
             None => {
                 if let Some((p, plies)) = quick_win(&mut self.board) {
                     // A threat the opponent cannot stop in time.
@@ -609,20 +609,21 @@ impl<'a> Worker<'a> {
 
     /// Step 4 of `search`: the node's moves with their generator scores, in this ply's
     /// reused buffer (an allocation per node and list cost 4 % of the instructions): the
-    /// forced block alone, else the generator's list, at the root restricted to the
+    /// forced block(s) alone, else the generator's list, at the root restricted to the
     /// limits' moves. Breaks with the node's score when no move is left.
     #[inline(always)]
     fn node_moves(
         &mut self,
         ply: usize,
         us: Color,
-        forced_block: Option<Pos>,
+        forced_block: Option<Forced>,
     ) -> ControlFlow<i32, Vec<(Pos, i32)>> {
         let mut list = std::mem::take(&mut self.move_lists[ply]);
         list.clear();
         match forced_block {
-            Some(p) => list.push((p, 0)),
-            None => {
+            Some(Forced::Block(p)) => list.push((p, 0)),
+            Some(Forced::Blocks(ps)) => list.extend(ps.into_iter().map(|p| (p, 0))),
+            Some(Forced::Win(_) | Forced::Lost) | None => {
                 let history = &self.history;
                 let history = |p: Pos| history.order_bonus(p, us);
                 scored_moves(&mut self.board, history, &mut self.candidates, &mut list);

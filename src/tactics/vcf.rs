@@ -23,8 +23,9 @@ pub enum VcfResult {
 }
 
 /// Plies from a VCF `line`'s first move to the five, for `attacker` on `board` (before
-/// the line). A line ends at the four that leaves two five points or a block the
-/// defender may not play: the defender's move and the five follow. Only a line that is
+/// the line). A line ends at the four that no move answers (two five points, a block
+/// the defender may not play, caro's hanging fives): the defender's move and the five
+/// follow. Only a line that is
 /// a five already on the board (one move) ends with the five itself.
 pub fn plies_to_five(board: &Board, attacker: Color, line: &[Pos]) -> usize {
     match line {
@@ -400,53 +401,86 @@ impl<'a> VcfSolver<'a> {
         line: &mut Vec<Pos>,
     ) -> bool {
         let defender = attacker.opp();
-        let fives: Vec<Pos> = match board.threat_count(attacker, Threat::FIVE) {
-            0 => Vec::new(),
-            1 => board
-                .cells_with_threat(attacker, Threat::FIVE)
-                .take(1)
-                .collect(),
-            _ => match board.one_block_stopping_fives(attacker) {
-                // Caro: one block stops both fives, the line goes on from it.
-                Some(block) => vec![block],
-                None => {
-                    line.clear();
-                    return true;
+        let block = match board.threat_count(attacker, Threat::FIVE) {
+            0 => return false,
+            _ if board.rule().blocked_five_loses() => {
+                let mut answers = board.caro_answers_to_fives(attacker);
+                match answers.len() {
+                    0 => {
+                        line.clear();
+                        return true;
+                    }
+                    1 => answers.remove(0),
+                    _ => return self.after_answers(board, attacker, depth, &answers, line),
                 }
-            },
-        };
-        match fives.as_slice() {
-            [] => false,
-            [_, _, ..] => {
-                line.clear();
-                true
             }
-            [block] => {
-                let block = *block;
-                if board.rule().has_forbidden(defender) && board.is_forbidden(block) {
-                    // Black may not block: White's four wins.
-                    line.clear();
-                    return true;
-                }
-                if board.is_win_move(defender, block) {
-                    // Blocking also completes the defender's five.
-                    return false;
-                }
-                if depth == 1 {
-                    // No move is left after the block: the line is cut by the limit
-                    // (the block need not be played to know that).
-                    self.hit_limit = true;
-                    return false;
-                }
-                board.make(block, defender);
-                let won = self.attack(board, attacker, depth - 1, line);
-                board.undo();
-                if won {
-                    line.insert(0, block);
-                }
-                won
+            1 => match board.cells_with_threat(attacker, Threat::FIVE).next() {
+                Some(block) => block,
+                None => return false,
+            },
+            _ => {
+                line.clear();
+                return true;
+            }
+        };
+        if board.rule().has_forbidden(defender) && board.is_forbidden(block) {
+            // Black may not block: White's four wins.
+            line.clear();
+            return true;
+        }
+        if board.is_win_move(defender, block) {
+            // Blocking also completes the defender's five.
+            return false;
+        }
+        if depth == 1 {
+            // No move is left after the block: the line is cut by the limit
+            // (the block need not be played to know that).
+            self.hit_limit = true;
+            return false;
+        }
+        board.make(block, defender);
+        let won = self.attack(board, attacker, depth - 1, line);
+        board.undo();
+        if won {
+            line.insert(0, block);
+        }
+        won
+    }
+
+    /// Caro: a four with several answers (a stone beyond a five's end also stops it)
+    /// wins only if it wins after each; the line goes on after the first.
+    fn after_answers(
+        &mut self,
+        board: &mut Board,
+        attacker: Color,
+        depth: u32,
+        answers: &[Pos],
+        line: &mut Vec<Pos>,
+    ) -> bool {
+        let defender = attacker.opp();
+        if depth == 1 {
+            self.hit_limit = true;
+            return false;
+        }
+        let mut first: Option<Vec<Pos>> = None;
+        for &answer in answers {
+            if board.is_win_move(defender, answer) {
+                return false;
+            }
+            let mut rest = Vec::new();
+            board.make(answer, defender);
+            let won = self.attack(board, attacker, depth - 1, &mut rest);
+            board.undo();
+            if !won {
+                return false;
+            }
+            if first.is_none() {
+                rest.insert(0, answer);
+                first = Some(rest);
             }
         }
+        *line = first.unwrap_or_default();
+        true
     }
 }
 
@@ -557,14 +591,22 @@ pub fn replay_wins(board: &mut Board, attacker: Color, line: &[Pos]) -> bool {
         made += 1;
         let block = match board.threat_count(attacker, Threat::FIVE) {
             0 => break,
-            1 => board.cells_with_threat(attacker, Threat::FIVE).next(),
-            _ => match board.one_block_stopping_fives(attacker) {
-                Some(block) => Some(block),
-                None => {
-                    won = true;
-                    break;
+            _ if board.rule().blocked_five_loses() => {
+                match board.caro_answers_to_fives(attacker).as_slice() {
+                    [] => {
+                        won = true;
+                        break;
+                    }
+                    &[block] => Some(block),
+                    // Several answers: more than the line shows.
+                    _ => break,
                 }
-            },
+            }
+            1 => board.cells_with_threat(attacker, Threat::FIVE).next(),
+            _ => {
+                won = true;
+                break;
+            }
         };
         let Some(block) = block else {
             break;

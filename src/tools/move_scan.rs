@@ -191,6 +191,7 @@ impl Scanner {
             for _ in 0..plies {
                 let next = match forced_moves(board) {
                     Some(Forced::Block(p)) => Some(p),
+                    Some(Forced::Blocks(ps)) => ps.first().copied(),
                     Some(_) => None,
                     None => {
                         let list = search_list(board);

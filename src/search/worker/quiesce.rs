@@ -54,6 +54,23 @@ impl Worker<'_> {
                 self.take_back();
                 return score;
             }
+            Some(Forced::Blocks(blocks)) => {
+                // Caro: each answer to the five points, the best kept.
+                if ply >= MAX_PLY - 2 {
+                    return self.evaluate();
+                }
+                let mut best = lost_in(ply + 2);
+                for block in blocks {
+                    self.play(block, us);
+                    let score = -self.quiesce(-beta, -alpha.max(best), ply + 1);
+                    self.take_back();
+                    best = best.max(score);
+                    if best >= beta {
+                        break;
+                    }
+                }
+                return best;
+            }
             None => {}
         }
         if let Some((p, plies)) = quick_win(&mut self.board) {

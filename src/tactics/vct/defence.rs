@@ -12,6 +12,9 @@ use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
 /// - the ends: the two five points of a final double four, and the surroundings of a
 ///   final block that is forbidden for Black.
 ///
+/// Caro adds the cells within five of the line's stones: a stone beyond the end of a five
+/// to come leaves it blocked at both ends, and a five blocked at both ends does not win.
+///
 /// Renju with Black attacking adds one case: a White stone can make one of Black's fours
 /// forbidden through the recursive real-three rule, far from the line. That needs a
 /// Black move of the line that makes two threes besides its four (White stones only
@@ -70,6 +73,12 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
     if recursion_risk {
         for &p in threat_line {
             mark_around(p, 8, &mut wanted);
+        }
+    }
+    if board.rule().blocked_five_loses() {
+        // Caro: a stone beyond the end of a five to come leaves it blocked at both ends.
+        for &p in threat_line {
+            mark_around(p, 5, &mut wanted);
         }
     }
     let cells: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();

@@ -147,6 +147,15 @@ impl VctSolver<'_> {
         }
         match board.threat_count(attacker, Threat::FIVE) {
             0 => {}
+            _ if board.rule().blocked_five_loses() => {
+                // Caro: every move that leaves no five point answers (`caro_answers_to_fives`).
+                let answers = board.caro_answers_to_fives(attacker);
+                return match answers.is_empty() {
+                    true => Expansion::Proven,
+                    false if depth > 1 => Expansion::Children(answers),
+                    false => Expansion::Disproven,
+                };
+            }
             1 => {
                 if block_is_forbidden(board, attacker) {
                     return Expansion::Proven;
@@ -157,14 +166,7 @@ impl VctSolver<'_> {
                     _ => Expansion::Disproven,
                 };
             }
-            _ => {
-                // Caro: one block may stop both fives.
-                return match board.one_block_stopping_fives(attacker) {
-                    None => Expansion::Proven,
-                    Some(b) if depth > 1 => Expansion::Children(vec![b]),
-                    Some(_) => Expansion::Disproven,
-                };
-            }
+            _ => return Expansion::Proven,
         }
         // A defender with a VCF of its own wins first.
         let counter = self.defender_vcf(board);

@@ -308,7 +308,11 @@ impl<'a> VctSolver<'a> {
             }
         } else {
             let fives = board.threat_count(attacker, Threat::FIVE);
-            let unstoppable = fives >= 2 && board.one_block_stopping_fives(attacker).is_none();
+            let unstoppable = if board.rule().blocked_five_loses() {
+                fives > 0 && board.caro_answers_to_fives(attacker).is_empty()
+            } else {
+                fives >= 2
+            };
             if unstoppable || (fives == 1 && expand::block_is_forbidden(board, attacker)) {
                 return true;
             }
