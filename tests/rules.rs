@@ -371,31 +371,31 @@ fn caro_fours_with_several_answers() {
         }
         _ => Vec::new(),
     };
-    // O X X X X . . : the five point and the cell beyond it.
+    // O X X X X . . : the five point and the cell beyond it; O . X X X X . O : either
+    // five point; in freestyle the first has one block.
     let row = [(4, 7), (5, 7), (6, 7), (7, 7)];
-    let mut b = place(
-        Rule::Caro,
-        &row,
-        &[(3, 7), (0, 0), (14, 0), (0, 14)],
-        Color::White,
-    );
-    assert_eq!(answers(&mut b), [p(8, 7), p(9, 7)]);
-    // O . X X X X . O : either five point.
-    let mut b = place(
-        Rule::Caro,
-        &row,
-        &[(2, 7), (9, 7), (0, 0), (14, 0)],
-        Color::White,
-    );
-    assert_eq!(answers(&mut b), [p(3, 7), p(8, 7)]);
-    // Freestyle: the first is one block, the second an open four (lost).
-    let mut b = place(
-        Rule::Freestyle,
-        &row,
-        &[(3, 7), (0, 0), (14, 0), (0, 14)],
-        Color::White,
-    );
-    assert_eq!(answers(&mut b), [p(8, 7)]);
+    let corners = [(0, 0), (14, 0), (0, 14)];
+    let cases = [
+        (
+            Rule::Caro,
+            [(3, 7), corners[0], corners[1], corners[2]],
+            vec![p(8, 7), p(9, 7)],
+        ),
+        (
+            Rule::Caro,
+            [(2, 7), (9, 7), corners[0], corners[1]],
+            vec![p(3, 7), p(8, 7)],
+        ),
+        (
+            Rule::Freestyle,
+            [(3, 7), corners[0], corners[1], corners[2]],
+            vec![p(8, 7)],
+        ),
+    ];
+    for (rule, white, expected) in cases {
+        let mut b = place(rule, &row, &white, Color::White);
+        assert_eq!(answers(&mut b), expected, "{rule:?} {white:?}");
+    }
     // A VCF that the single-reply view claimed: X 7,7 (answered at 8,7 or 9,7), then
     // X 7,9 with two fours, one of them on 9,7: O's 9,7 refutes it.
     let black = [
