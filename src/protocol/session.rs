@@ -417,10 +417,19 @@ mod tests {
     #[test]
     fn an_overdue_job_is_answered_in_its_form() {
         let setup = ["START 15", "INFO timeout_turn 300", "INFO timeout_match 0"];
-        let renju_black = ["YXBOARD", "7,7,1", "8,8,2", "8,6,1", "6,8,2", "DONE"];
+        // Black to move in renju, asked for its best lines.
+        let renju_black = [
+            "YXBOARD",
+            "7,7,1",
+            "8,8,2",
+            "8,6,1",
+            "6,8,2",
+            "DONE",
+            "YXNBEST 3",
+        ];
         let cases: [(Rule, &[&str], &[usize]); 7] = [
             (Rule::Renju, &["BOARD", "7,7,1", "8,8,2", "DONE"], &[1]),
-            (Rule::Renju, &renju_black, &[]),
+            (Rule::Renju, &renju_black, &[1]),
             (
                 Rule::Renju,
                 &["YXBOARD", "7,7,1", "DONE", "YXBALANCEONE 0"],
@@ -444,15 +453,6 @@ mod tests {
             ),
         ];
         for (rule, commands, points) in cases {
-            let (commands, points): (Vec<&str>, &[usize]) = if points.is_empty() {
-                // Black to move in renju, asked for its best lines.
-                (
-                    commands.iter().copied().chain(["YXNBEST 3"]).collect(),
-                    &[1],
-                )
-            } else {
-                (commands.to_vec(), points)
-            };
             let rule_line = format!("INFO rule {}", rule.gomocup_value());
             let (events, _keep) = std::sync::mpsc::channel();
             let mut session = Session::new(events, LogSink::default(), true, Some(1));
