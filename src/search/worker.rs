@@ -485,7 +485,12 @@ impl<'a> Worker<'a> {
                 } else {
                     0
                 };
-                let reduction = reduction(depth, new_depth, i, quiet, pv_node, policy_plies);
+                // Caro's several answers to a four are each searched in full.
+                let reduction = if forced {
+                    0
+                } else {
+                    reduction(depth, new_depth, i, quiet, pv_node, policy_plies)
+                };
                 score = -self.search(-alpha - 1, -alpha, new_depth - reduction, ply + 1, false);
                 if score > alpha && reduction > 0 {
                     score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);

@@ -1,5 +1,6 @@
 //! VCF solver (victory by continuous fours): the attacker plays only fours, the
-//! defender only the forced block. A proof returns the whole winning line.
+//! defender only the forced block (in caro every answer to the four, each of which
+//! must lose). A proof returns the whole winning line (in caro, one branch of it).
 //!
 //! Rule-exact through the pattern board: renju Black's fours must not be forbidden and
 //! its fives must be exact; a White four whose block is forbidden for Black wins at
@@ -448,7 +449,8 @@ impl<'a> VcfSolver<'a> {
     }
 
     /// Caro: a four with several answers (a stone beyond a five's end also stops it)
-    /// wins only if it wins after each; the line goes on after the first.
+    /// wins only if it wins after each; the line goes on after the answer whose win is
+    /// longest (its distance is the four's).
     fn after_answers(
         &mut self,
         board: &mut Board,
@@ -462,7 +464,7 @@ impl<'a> VcfSolver<'a> {
             self.hit_limit = true;
             return false;
         }
-        let mut first: Option<Vec<Pos>> = None;
+        let mut longest: Option<Vec<Pos>> = None;
         for &answer in answers {
             if board.is_win_move(defender, answer) {
                 return false;
@@ -474,12 +476,12 @@ impl<'a> VcfSolver<'a> {
             if !won {
                 return false;
             }
-            if first.is_none() {
+            if longest.as_ref().is_none_or(|l| rest.len() + 1 > l.len()) {
                 rest.insert(0, answer);
-                first = Some(rest);
+                longest = Some(rest);
             }
         }
-        *line = first.unwrap_or_default();
+        *line = longest.unwrap_or_default();
         true
     }
 }

@@ -13,7 +13,8 @@ use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
 ///   final block that is forbidden for Black.
 ///
 /// Caro adds the cells within five of the line's stones: a stone beyond the end of a five
-/// to come leaves it blocked at both ends, and a five blocked at both ends does not win.
+/// to come leaves it blocked at both ends, and a five blocked at both ends does not win;
+/// a line through a four with several answers shows one branch only, so every cell.
 ///
 /// Renju with Black attacking adds one case: a White stone can make one of Black's fours
 /// forbidden through the recursive real-three rule, far from the line. That needs a
@@ -37,6 +38,7 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
     // how the line ends.
     let mut made = 0;
     let mut recursion_risk = false;
+    let mut several_answers = false;
     for (i, &p) in threat_line.iter().enumerate() {
         if !board.is_empty(p) {
             break;
@@ -46,6 +48,9 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
         recursion_risk |= board.rule().has_forbidden(color) && board.needs_forbid_check(color, p);
         board.make(p, color);
         made += 1;
+        if color == attacker && board.rule().blocked_five_loses() {
+            several_answers |= board.caro_answers_to_fives(attacker).len() > 1;
+        }
         if color == defender {
             for (dir, step) in DIRS.iter().enumerate() {
                 for k in -4..=4isize {
@@ -76,7 +81,12 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
         }
     }
     if board.rule().blocked_five_loses() {
-        // Caro: a stone beyond the end of a five to come leaves it blocked at both ends.
+        // Caro: a stone beyond the end of a five to come leaves it blocked at both ends;
+        // and a four with several answers has a branch the line does not show, so any
+        // cell may break it.
+        if several_answers {
+            wanted.fill(true);
+        }
         for &p in threat_line {
             mark_around(p, 5, &mut wanted);
         }
