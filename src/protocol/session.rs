@@ -238,12 +238,17 @@ impl Session {
     }
 
     /// While a search runs, END, YXSTOP/STOP and `INFO timeout_turn 0` act at once;
-    /// everything else waits for the search to finish.
+    /// everything else waits for the search to finish. A STOP also stops the jobs
+    /// queued before it (`request`).
     fn line_during_search(&mut self, text: String, at: Instant) {
         let cmd: Command = text.parse().unwrap_or(Command::Unknown(String::new()));
         match &cmd {
             Command::End => self.exit(),
-            Command::Stop => self.stop_search(),
+            Command::Stop => {
+                // Also kept in the queue: a job queued before it is stopped as it starts.
+                self.stop_search();
+                self.pending.push_back((text, at));
+            }
             Command::Info(key, value)
                 if key == "timeout_turn" && value.trim().parse::<i64>().is_ok_and(|v| v <= 0) =>
             {

@@ -3,6 +3,7 @@
 
 use super::{lock, EngineChanges, Opening, Running, Session};
 use crate::board::Pos;
+use crate::protocol::command::Command;
 use crate::protocol::jobs::{self, Answer, Job, JobEvent, Outcome, StopSignal};
 use crate::protocol::Event;
 use crate::search::movegen::any_legal_move;
@@ -72,6 +73,15 @@ impl Session {
             ..Limits::time(at, budget.soft, budget.hard)
         };
         let stop = Arc::new(StopSignal::new());
+        // A STOP that came after this job's command, while an earlier search ran: the
+        // job is answered at once.
+        let stopped_already = self
+            .pending
+            .iter()
+            .any(|(text, _)| matches!(text.parse(), Ok(Command::Stop)));
+        if stopped_already {
+            stop.stop();
+        }
         self.searches_started += 1;
         let id = self.searches_started;
         self.search = Some(Running {
