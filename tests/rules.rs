@@ -121,7 +121,8 @@ fn renju_random_forbidden_positions() {
 }
 
 /// Random games with make/undo on every rule and several sizes: after every step the
-/// incremental keys, patterns, threat counts, evaluation sums and hash equal a rebuild.
+/// incremental keys, patterns, threat counts, evaluation sums and hash equal a rebuild,
+/// and the search's key sees the side to move.
 #[test]
 fn incremental_structures_match_rebuild() {
     let mut rng = Rng::new(0x1234_5678_9abc_def1);
@@ -145,7 +146,13 @@ fn incremental_structures_match_rebuild() {
                     };
                     let p = pool[rng.below(pool.len() as u64) as usize];
                     let c = board.to_move();
+                    let key = board.key_after(p, c);
                     board.make(p, c);
+                    assert_eq!(board.key(), key, "key_after foresaw another key");
+                    // The same stones with the other side to move have another key.
+                    board.set_to_move(c);
+                    assert_ne!(board.key(), key);
+                    board.set_to_move(c.opp());
                 }
                 steps += 1;
                 if let Err(e) = board.verify() {

@@ -1,8 +1,9 @@
-//! The transposition table between games: its keys hold the stones only, so a game on
-//! another board size or under another rule must not read what an earlier one stored,
-//! while a new game on the same board keeps it (Yixin-Board sends `START` before every
-//! search). Seen through the node counts of one-thread searches to a fixed depth, which
-//! the table changes.
+//! The transposition table between games: its keys hold the stones, the walls and a side
+//! to move out of turn, but not the board size or the rule, so a game on another board
+//! size or under another rule must not read what an earlier one stored, while a new game
+//! on the same board keeps it (Yixin-Board sends `START` before every search). Seen
+//! through the node counts of one-thread searches to a fixed depth, which the table
+//! changes.
 
 mod engine_process;
 
@@ -10,9 +11,12 @@ use engine_process::EngineProcess;
 
 /// The nodes of the last completed depth of a `BOARD` search.
 fn nodes(engine: &mut EngineProcess, rule: u32) -> String {
-    let lines = engine.reply_lines(&format!(
-        "INFO rule {rule}\nBOARD\n7,7,1\n8,8,2\n8,7,1\n6,6,2\nDONE\n"
-    ));
+    nodes_of(engine, rule, "7,7,1\n8,8,2\n8,7,1\n6,6,2")
+}
+
+/// The nodes of the last completed depth of a search of the `BOARD` lines `stones`.
+fn nodes_of(engine: &mut EngineProcess, rule: u32, stones: &str) -> String {
+    let lines = engine.reply_lines(&format!("INFO rule {rule}\nBOARD\n{stones}\nDONE\n"));
     let last = lines
         .iter()
         .rev()
@@ -53,4 +57,41 @@ fn another_size_or_rule_starts_from_an_empty_table() {
         "the rule change kept the table"
     );
     engine.end();
+}
+
+/// A search of `stones` in a new game after one of `before` (or none), counted.
+fn nodes_after(before: Option<&str>, stones: &str) -> String {
+    let mut engine = EngineProcess::start_with(&["--threads", "1"]);
+    engine.send("INFO max_depth 6\nINFO timeout_turn 60000\n");
+    if let Some(before) = before {
+        assert_eq!(engine.reply("START 15\n"), "OK");
+        nodes_of(&mut engine, 0, before);
+    }
+    assert_eq!(engine.reply("START 15\n"), "OK");
+    let n = nodes_of(&mut engine, 0, stones);
+    engine.end();
+    n
+}
+
+#[test]
+fn the_same_stones_with_the_other_side_to_move_or_with_walls_share_no_entry() {
+    // Black's three stones and White's two: with f=1 on Black's, Black is to move out
+    // of turn; with f=1 on White's, White is to move.
+    let black_moves = "7,7,1\n8,8,2\n8,7,1\n6,6,2\n9,9,1";
+    let white_moves = "7,7,2\n8,8,1\n8,7,2\n6,6,1\n9,9,2";
+    let fresh = nodes_after(None, white_moves);
+    assert_eq!(
+        nodes_after(Some(black_moves), white_moves),
+        fresh,
+        "White to move read the entries of Black to move"
+    );
+    // A wall (a continuous game's winning-line stone) next to the stones.
+    let plain = "7,7,1\n8,8,2\n8,7,1\n6,6,2";
+    let walled = "9,7,3\n7,7,1\n8,8,2\n8,7,1\n6,6,2";
+    let fresh = nodes_after(None, plain);
+    assert_eq!(
+        nodes_after(Some(walled), plain),
+        fresh,
+        "the position without the wall read the entries of the one with it"
+    );
 }

@@ -5,7 +5,7 @@
 use super::cell_scores::{CellScores, UNIT_SHIFT};
 use super::pattern::{key_shift, Pattern, RuleTables, Threat};
 use super::types::{Cell, Color, Pos, Rule, CELLS, DIRS, HALF_LINE, MAX_SIZE, MIN_SIZE};
-use super::zobrist::ZOBRIST;
+use super::zobrist::{OUT_OF_TURN_KEY, WALL_KEYS, ZOBRIST};
 use anyhow::{bail, Result};
 
 /// Per-cell incremental data for one colour.
@@ -204,14 +204,37 @@ impl Board {
     pub fn rule(&self) -> Rule {
         self.rule
     }
+    /// The stones and walls; the tactics key their tables with it and the attacker.
     pub fn hash(&self) -> u64 {
         self.hash
     }
 
-    /// The hash after `c` plays `p`.
+    /// The position's key for the search's table: the hash, and the side to move where
+    /// it is not the one the stones' count gives (a BOARD that placed stones out of
+    /// turn), so that the same stones with the other side to move never share an entry.
     #[inline(always)]
-    pub fn hash_after(&self, p: Pos, c: Color) -> u64 {
-        self.hash ^ ZOBRIST[c.idx()][p.idx()]
+    pub fn key(&self) -> u64 {
+        self.key_of(self.hash, self.history.len(), self.to_move)
+    }
+
+    /// [`Board::key`] after `c` plays `p`.
+    #[inline(always)]
+    pub fn key_after(&self, p: Pos, c: Color) -> u64 {
+        self.key_of(
+            self.hash ^ ZOBRIST[c.idx()][p.idx()],
+            self.history.len() + 1,
+            c.opp(),
+        )
+    }
+
+    #[inline(always)]
+    fn key_of(&self, hash: u64, stones: usize, to_move: Color) -> u64 {
+        let in_turn = if stones.is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        };
+        hash ^ (OUT_OF_TURN_KEY * (to_move != in_turn) as u64)
     }
 
     pub fn to_move(&self) -> Color {
@@ -490,6 +513,7 @@ impl Board {
             self.leave_empty_set(p);
             self.cells[p.idx()] = Cell::Wall;
             self.wall_rows[p.y()] |= 1 << p.x();
+            self.hash ^= WALL_KEYS[p.idx()];
             self.update_keys(p, Cell::Wall as u32, true);
         }
     }
@@ -649,7 +673,10 @@ impl Board {
                     self.hash ^= ZOBRIST[c.idx()][p.idx()];
                     self.stone_rows[p.y() + ROW_PAD] |= 1 << p.x();
                 }
-                Cell::Wall => self.wall_rows[p.y()] |= 1 << p.x(),
+                Cell::Wall => {
+                    self.wall_rows[p.y()] |= 1 << p.x();
+                    self.hash ^= WALL_KEYS[p.idx()];
+                }
             }
         }
     }

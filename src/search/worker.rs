@@ -373,7 +373,7 @@ impl<'a> Worker<'a> {
         }
 
         // Step 2. Transposition table probe.
-        let key = self.board.hash();
+        let key = self.board.key();
         // A singular-extension test searches this node again without one move: the
         // table's entry for the node is what it tests, so it neither cuts on it nor
         // overwrites it.
@@ -474,7 +474,7 @@ impl<'a> Worker<'a> {
                     report(&SearchEvent::RootMove(mv));
                 }
             }
-            self.shared.tt.prefetch(self.board.hash_after(mv, us));
+            self.shared.tt.prefetch(self.board.key_after(mv, us));
             self.play(mv, us);
             let mut score;
             if i == 0 {
