@@ -435,4 +435,38 @@ fn caro_fours_with_several_answers() {
         !matches!(&vcf, VcfResult::Win(l) if l[0] == p(7, 7)),
         "{vcf:?}"
     );
+    // And VCFs through such fours, won after either answer: X 7,7 or 7,8 makes
+    // O X X X X . . on its row, and then the other makes a second one and a four on
+    // column 7 (X X X X O) at once; the solver may find another such line first.
+    let black = [
+        (4, 7),
+        (5, 7),
+        (6, 7),
+        (4, 8),
+        (5, 8),
+        (6, 8),
+        (7, 9),
+        (7, 10),
+    ];
+    let white = [(3, 7), (3, 8), (7, 11), (6, 9), (8, 10)];
+    let mut b = place(Rule::Caro, &black, &white, Color::Black);
+    for first in [None, Some(p(7, 7))] {
+        let first = first.unwrap_or_else(|| {
+            let found = VcfSolver::new(Default::default()).solve(&mut b);
+            let VcfResult::Win(line) = found else {
+                panic!("no VCF: {found:?}")
+            };
+            line[0]
+        });
+        b.make(first, Color::Black);
+        let replies = answers(&mut b);
+        assert_eq!(replies.len(), 2, "after {first}: {replies:?}");
+        for reply in replies {
+            b.make(reply, Color::White);
+            let won = VcfSolver::new(Default::default()).solve(&mut b);
+            assert!(matches!(won, VcfResult::Win(_)), "{first} {reply}: {won:?}");
+            b.undo();
+        }
+        b.undo();
+    }
 }
