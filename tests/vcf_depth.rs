@@ -244,3 +244,73 @@ fn root_vcf_scores_count_the_plies_to_the_five() {
     }
     assert!(checked > 100, "only {checked} puzzles");
 }
+
+/// The root tactics serve every sub-search of a job: one that starts late in the job's
+/// window (YXNBEST's later lines, balance and swap2's candidates) still gets its share
+/// of what is left, and one that may not play some moves (YXNBEST's later lines) keeps
+/// the defence among the moves left. Depth-1 searches, which see neither the puzzles'
+/// VCFs nor the threats without the tactics.
+#[test]
+fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
+    use ferrum::search::root_tactics::{plan, RootPlan};
+    use ferrum::tactics::cutoff::Cutoff;
+    use ferrum::tactics::memory::SolverMemory;
+    use std::time::{Duration, Instant};
+    let engine = Engine::new(16 << 20, 1);
+    let search = |board: &Board, limits: &Limits| {
+        engine.search(board, limits, &AtomicBool::new(false), &|_| {})
+    };
+    let (mut wins, mut defences) = (0, 0);
+    for line in puzzle_text("freestyle_vcf.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .step_by(5)
+    {
+        let puzzle = parse_puzzle(line).expect("puzzle");
+        // Two seconds into a three-second window.
+        let late = Limits {
+            max_depth: 1,
+            ..Limits::time(
+                Instant::now() - Duration::from_secs(2),
+                Duration::from_secs(3),
+                Duration::from_secs(3),
+            )
+        };
+        let r = search(&puzzle.board, &late);
+        let mut b = puzzle.board.clone();
+        let attacker = b.to_move();
+        assert!(
+            is_vcf_line(&mut b, attacker, &r.pv),
+            "{}: {:?}",
+            puzzle.id,
+            r.pv
+        );
+        wins += 1;
+        // The defender to move, one of its stoppers excluded: another stopper.
+        let mut board = puzzle.board.clone();
+        board.set_to_move(attacker.opp());
+        let mut memory = SolverMemory::new();
+        let RootPlan::Restrict(stoppers) = plan(&mut board, Cutoff::NONE, &mut memory.root).0
+        else {
+            continue;
+        };
+        if stoppers.len() < 2 {
+            continue;
+        }
+        let limits = Limits {
+            exclude: vec![stoppers[0]],
+            ..Limits::depth(1)
+        };
+        let best = search(&board, &limits).best.expect("a move");
+        assert!(
+            stoppers[1..].contains(&best),
+            "{}: {best} does not stop the VCF (stoppers {stoppers:?})",
+            puzzle.id
+        );
+        defences += 1;
+    }
+    assert!(
+        wins > 20 && defences > 10,
+        "{wins} wins, {defences} defences"
+    );
+}

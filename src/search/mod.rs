@@ -184,19 +184,23 @@ pub fn search(
         return finish(Some(p), score, 0, vec![p]);
     }
     let mut limits = limits.clone();
-    if limits.root_tactics && limits.exclude.is_empty() {
-        // A share of the move's time (the two VCFs need only milliseconds); nothing at
+    if limits.root_tactics {
+        // A share of what is left of the search's time (the two VCFs need only
+        // milliseconds; a job's later sub-searches start late in its window); nothing at
         // all when asked to answer at once (evidence: docs/strength-log.md,
         // "Root tactics without a VCT").
-        let budget = limits.hard.min(limits.soft) / TACTICS_SHARE;
+        let left = limits
+            .hard
+            .min(limits.soft)
+            .saturating_sub(limits.start.elapsed());
         let cutoff = crate::tactics::cutoff::Cutoff {
-            deadline: limits.start.checked_add(budget),
+            deadline: Instant::now().checked_add(left / TACTICS_SHARE),
             stop: Some(stop),
         };
         if !cutoff.reached() {
             let (plan, nodes) = root_tactics::plan(&mut root, cutoff, root_memory);
             shared.nodes.fetch_add(nodes, Ordering::Relaxed);
-            match plan {
+            match plan.without(&limits.exclude) {
                 root_tactics::RootPlan::Win(line) => {
                     let plies = plies_to_five(&root, root.to_move(), &line);
                     let score = score::win_in(plies);

@@ -22,6 +22,28 @@ pub enum RootPlan {
     Normal,
 }
 
+impl RootPlan {
+    /// The plan for a search that may not play the `excluded` moves (multi-PV's later
+    /// lines): an excluded win's first move leaves the search to find another win, and
+    /// with every stopper excluded, each move left loses.
+    pub fn without(self, excluded: &[Pos]) -> RootPlan {
+        match self {
+            RootPlan::Win(line) if line.first().is_some_and(|p| excluded.contains(p)) => {
+                RootPlan::Normal
+            }
+            RootPlan::Restrict(mut moves) => {
+                moves.retain(|m| !excluded.contains(m));
+                if moves.is_empty() {
+                    RootPlan::Normal
+                } else {
+                    RootPlan::Restrict(moves)
+                }
+            }
+            plan => plan,
+        }
+    }
+}
+
 fn vcf_limits(max_nodes: u64, cutoff: Cutoff) -> VcfLimits {
     VcfLimits {
         max_nodes,
