@@ -217,6 +217,15 @@ fn a_damaged_network_is_refused_and_the_built_in_evaluation_plays() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("Bench:"));
     play_a_few_moves(&["--net", bad], 0);
+    // Not a file, or an endless one: refused at once, without reading it all.
+    if cfg!(unix) {
+        for path in ["/dev/zero", "/dev/stdin", "/"] {
+            let out = ferrum(&["--net", path, "bench", "3"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("built-in evaluation"), "{path}: {err}");
+            assert!(String::from_utf8_lossy(&out.stdout).contains("Bench:"));
+        }
+    }
     std::fs::remove_dir_all(dir).ok();
 }
 

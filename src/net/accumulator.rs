@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 use super::file::{NetWeights, ACC_ONE};
 use super::inference::{clip, Accumulator};
 use super::model::{FEATURES, VIEW};
-use super::shape::{shape, REACH};
+use super::shape::{pooled_cells, shape, REACH};
 use crate::board::types::{CELLS, DIRS};
 use crate::board::{Board, Pos};
 use crate::search::score::MAX_PLY;
@@ -97,7 +97,7 @@ impl<'n> NetState<'n> {
         self.pool = [0; FEATURES];
         self.cells = 0;
         self.on_board.fill(false);
-        for p in board.all_cells() {
+        for p in pooled_cells(board) {
             self.on_board[p.idx()] = true;
             self.cells += 1;
             self.shapes[p.idx()] = std::array::from_fn(|d| shape(board, p, d, VIEW) as u16);
@@ -353,6 +353,11 @@ mod tests {
             let net = NetWeights::quantize(&model, rule);
             for (w, h) in [(15, 15), (20, 20), (5, 5), (32, 32), (19, 7)] {
                 let mut board = Board::new(w, h, rule).unwrap();
+                // A continuous game's walls on some boards.
+                if rng.chance(1, 2) {
+                    let cells: Vec<Pos> = board.all_cells().collect();
+                    (0..5).for_each(|_| board.place_wall(*rng.pick(&cells)));
+                }
                 let mut state = NetState::new(&net, &board);
                 state.avx2 = avx2;
                 for step in 0..300 {

@@ -3,7 +3,7 @@
 
 use super::file::{NetWeights, ACC_ONE};
 use super::model::{classical_logit, dot_hidden, FEATURES, HIDDEN, SCORE_SCALE, VIEW};
-use super::shape::shape;
+use super::shape::{pooled_cells, shape};
 use crate::board::{Board, Color, Pos};
 
 /// The least base weight the units are computed from: a network that learnt to
@@ -65,7 +65,7 @@ impl NetWeights {
     pub fn evaluate(&self, board: &Board) -> f32 {
         let mut pool = [0i32; FEATURES];
         let mut cells = 0;
-        for p in board.all_cells() {
+        for p in pooled_cells(board) {
             let acc = self.cell_feature(board, p);
             for (s, &a) in pool.iter_mut().zip(&acc) {
                 *s += clip(a);
@@ -171,5 +171,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A row of walls is the board's edge to the network: a 15x15 board whose last row
+    /// is walls (a continuous game) evaluates as the 15x14 board with the same stones,
+    /// in the engine (incrementally and from scratch) and in the trainer.
+    #[test]
+    fn walls_are_not_cells() {
+        let mut model = Model::random(13);
+        model.shapes.iter_mut().flatten().for_each(|v| *v *= 8.0);
+        let net = NetWeights::quantize(&model, Rule::Freestyle);
+        let mut walled = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for x in 0..15 {
+            walled.place_wall(Pos::from_xy(x, 14));
+        }
+        let mut edged = Board::new(15, 14, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 12), (8, 13), (6, 13), (9, 11), (3, 13)] {
+            for b in [&mut walled, &mut edged] {
+                let c = b.to_move();
+                b.make(Pos::from_xy(x, y), c);
+            }
+        }
+        let value = net.evaluate(&edged);
+        assert_eq!(net.evaluate(&walled), value);
+        let mut state = crate::net::accumulator::NetState::new(&net, &walled);
+        assert_eq!(state.value(&walled), value);
+        assert_eq!(
+            model.forward(&mut walled).value,
+            model.forward(&mut edged).value
+        );
     }
 }

@@ -9,7 +9,7 @@
 use crate::board::{Board, Color, Pos};
 use crate::rng::Rng;
 
-use super::shape::{shape, SHAPES};
+use super::shape::{pooled_cells, shape, SHAPES};
 
 /// Values per cell feature.
 pub const FEATURES: usize = 16;
@@ -160,7 +160,7 @@ impl Model {
     pub fn forward(&self, board: &mut Board) -> Forward {
         let me = board.to_move();
         let head = &self.heads[me.idx()];
-        let cells: Vec<Pos> = board.all_cells().collect();
+        let cells: Vec<Pos> = pooled_cells(board).collect();
         let mut shapes = Vec::with_capacity(cells.len());
         let mut acc = Vec::with_capacity(cells.len());
         let mut pool = [0.0; FEATURES];

@@ -6,6 +6,12 @@
 
 use crate::board::{Board, Cell, Color, Pos};
 
+/// The cells the network pools: every cell but the walls (a continuous game's
+/// winning lines), which are no more part of the game than the board's edge.
+pub fn pooled_cells(board: &Board) -> impl Iterator<Item = Pos> + '_ {
+    board.all_cells().filter(|&p| board.cell(p) != Cell::Wall)
+}
+
 /// Cells on each side of the centre that a shape sees.
 pub const REACH: usize = 4;
 /// Distinct sides: with `n` cells before the wall (0..=4), 3^n contents.
