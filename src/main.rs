@@ -158,7 +158,18 @@ fn main() {
         }
         #[cfg(feature = "board")]
         Command::Board(o) => {
-            if let Err(e) = ferrum::web::run(&o) {
+            // This program, when it plays, plays as it was asked to here.
+            let mut own: Vec<String> = Vec::new();
+            if let Some(n) = cli.threads {
+                own.extend(["--threads".into(), n.to_string()]);
+            }
+            if !use_net {
+                own.extend(["--eval".into(), "classical".into()]);
+            }
+            for path in &cli.net {
+                own.extend(["--net".into(), path.to_string_lossy().into_owned()]);
+            }
+            if let Err(e) = ferrum::web::run(&o, &own) {
                 failed("board", &format!("{e:#}"));
             }
         }

@@ -53,7 +53,10 @@ impl Process {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::null())
+            // Ferrum's log variable names one file: engines a manager runs side by side
+            // would write and rotate it at once (each engine's own is `--log`).
+            .env_remove("FERRUM_LOG");
         // Own process group, so that a kill also reaches the engine's children (a shell
         // script's `sleep`, a wrapper's real engine), which would otherwise keep the
         // pipe open and live on.

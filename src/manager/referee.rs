@@ -150,16 +150,22 @@ impl Referee {
         if !self.board.is_empty(p) {
             return Some(format!("{} is taken", p.notation()));
         }
-        if self.to_move() == Color::Black && !self.board.is_win_move(Color::Black, p) {
-            if let Some(kind) = self.board.forbid_kind(p) {
-                return Some(format!(
-                    "{} is forbidden for Black ({})",
-                    p.notation(),
-                    kind.name()
-                ));
-            }
+        let kind = self.foul(x, y)?;
+        Some(format!(
+            "{} is forbidden for Black ({})",
+            p.notation(),
+            kind.name()
+        ))
+    }
+
+    /// Why Black's stone on `x,y` would be a foul (a forbidden point that does not win),
+    /// or `None`.
+    pub fn foul(&mut self, x: i64, y: i64) -> Option<ForbidKind> {
+        let p = self.board.pos(x, y).filter(|&p| self.board.is_empty(p))?;
+        if self.to_move() != Color::Black || self.board.is_win_move(Color::Black, p) {
+            return None;
         }
-        None
+        self.board.forbid_kind(p)
     }
 
     /// Black's renju forbidden points (none under the other rules) and why.

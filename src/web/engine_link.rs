@@ -145,6 +145,9 @@ pub struct EngineLink {
     /// be a plain `TURN`, which keeps its search tables' work, and any other is
     /// `START` and `BOARD` (some engines do not clear their board on `BOARD`).
     known: Option<Vec<(usize, usize)>>,
+    /// The rule of the last request: a `TURN` goes only under the same rule (engines
+    /// that read the rule at `START` would play on under the old one).
+    rule: Option<Rule>,
     name: String,
 }
 
@@ -161,6 +164,7 @@ impl EngineLink {
             started: None,
             asked: None,
             known: None,
+            rule: None,
             name,
         }
     }
@@ -240,7 +244,7 @@ impl EngineLink {
         let mut lines = settings(rule, ms);
         let turn = match (&self.known, stones.split_last()) {
             (Some(known), Some((last, before)))
-                if self.started == Some(size) && known == before =>
+                if self.started == Some(size) && self.rule == Some(rule) && known == before =>
             {
                 Some(last)
             }
@@ -257,6 +261,7 @@ impl EngineLink {
         }
         self.send_all(size, turn.is_none(), &lines)?;
         self.asked = Some((stones.to_vec(), true));
+        self.rule = Some(rule);
         Ok(())
     }
 
@@ -286,6 +291,7 @@ impl EngineLink {
         lines.push(format!("YXNBEST {n}"));
         self.send_all(size, true, &lines)?;
         self.asked = Some((stones.to_vec(), false));
+        self.rule = Some(rule);
         Ok(())
     }
 

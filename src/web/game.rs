@@ -191,7 +191,13 @@ impl Game {
             if game.is_over() {
                 return Err(format!("move {} comes after the end of the game", i + 1));
             }
-            game.play_human(x as i64, y as i64)
+            let (x, y) = (x as i64, y as i64);
+            // A record may end with Black's foul, which lost the game (saved as played).
+            if i + 1 == stones.len() && game.referee.foul(x, y).is_some() {
+                game.play(x, y);
+                continue;
+            }
+            game.play_human(x, y)
                 .map_err(|e| format!("move {}: {e}", i + 1))?;
         }
         Ok(game)
@@ -314,5 +320,20 @@ mod tests {
         let state = g.state(None, "x");
         assert_eq!(state["forbidden"][0], json!([7, 7, "double-three"]));
         assert!(g.play_human(7, 7).unwrap_err().contains("forbidden"));
+        // A game lost by Black's foul is saved as played and loads back as lost; a foul
+        // with moves after it is no game.
+        let fouled = format!("{text}h8");
+        let g = Game::load(Format::Moves, &fouled, 15, Rule::Renju, HUMANS, 300).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.save(Format::Moves, ["a", "b"]), fouled);
+        let after = Game::load(
+            Format::Moves,
+            &format!("{fouled}a2"),
+            15,
+            Rule::Renju,
+            HUMANS,
+            300,
+        );
+        assert!(after.err().is_some_and(|e| e.contains("forbidden")));
     }
 }

@@ -2,7 +2,8 @@
 //! answer GET with a compiled-in asset or switch to the WebSocket.
 
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
 
 /// Longest request head read; a browser's is well under this.
 const MAX_HEAD: usize = 8192;
@@ -36,8 +37,11 @@ impl Head {
     }
 }
 
-/// Reads a request head; `None` for anything that is not one (too long, cut, not text).
-pub fn read_head(stream: &mut TcpStream) -> Option<Head> {
+/// Reads a request head within `timeout` in all (a client sending a byte at a time
+/// must not hold a connection for hours); `None` for anything that is not one (too
+/// long, cut, late, not text).
+pub fn read_head(stream: &mut TcpStream, timeout: Duration) -> Option<Head> {
+    let deadline = Instant::now() + timeout;
     let mut buf = Vec::new();
     let mut chunk = [0u8; 1024];
     let end = loop {
@@ -47,6 +51,10 @@ pub fn read_head(stream: &mut TcpStream) -> Option<Head> {
         if buf.len() > MAX_HEAD {
             return None;
         }
+        let left = deadline.checked_duration_since(Instant::now())?;
+        stream
+            .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+            .ok()?;
         let n = stream.read(&mut chunk).ok().filter(|&n| n > 0)?;
         buf.extend_from_slice(&chunk[..n]);
     };
@@ -67,11 +75,56 @@ pub fn read_head(stream: &mut TcpStream) -> Option<Head> {
     })
 }
 
-/// Why a request is refused, if it is: its `Host` must name the address we serve and
-/// its `Origin`, when it has one, our page. A page of another site that got its name
-/// pointed at 127.0.0.1 (DNS rebinding) sends its own name in both.
-pub fn refusal(head: &Head, hosts: &[String]) -> Option<&'static str> {
-    let ours = |h: &str| hosts.iter().any(|o| o.eq_ignore_ascii_case(h));
+/// The `Host` values this server answers to.
+pub struct Hosts {
+    /// Host names with their port (and without it on port 80, as browsers send them).
+    names: Vec<String>,
+    /// Listening on every address: any address literal with this port, whichever of
+    /// the machine's addresses the page was opened by.
+    any_address: Option<u16>,
+}
+
+impl Hosts {
+    /// The address the server listens on, and the loopback names when it listens on
+    /// loopback. A name other than these is refused: a page of another site that got
+    /// its name pointed at us (DNS rebinding) sends its own name.
+    pub fn of(addr: SocketAddr) -> Hosts {
+        let port = addr.port();
+        let mut names = vec![addr.to_string()];
+        if addr.ip().is_loopback() {
+            for name in ["127.0.0.1", "localhost", "[::1]"] {
+                names.push(format!("{name}:{port}"));
+            }
+        }
+        if port == 80 {
+            let bare: Vec<String> = names.iter().map(|n| n[..n.len() - 3].to_string()).collect();
+            names.extend(bare);
+        }
+        Hosts {
+            names,
+            any_address: addr.ip().is_unspecified().then_some(port),
+        }
+    }
+
+    fn accept(&self, host: &str) -> bool {
+        let address_on = |port: u16| {
+            host.parse::<SocketAddr>().is_ok_and(|a| a.port() == port)
+                || (port == 80
+                    && host
+                        .trim_start_matches('[')
+                        .trim_end_matches(']')
+                        .parse::<IpAddr>()
+                        .is_ok())
+        };
+        self.names.iter().any(|n| n.eq_ignore_ascii_case(host))
+            || self.any_address.is_some_and(address_on)
+    }
+}
+
+/// Why a request is refused, if it is: its `Host` must be one of `hosts` and its
+/// `Origin`, when it has one, our page.
+pub fn refusal(head: &Head, hosts: &Hosts) -> Option<&'static str> {
+    let ours = |h: &str| hosts.accept(h);
     let scheme = |o: &str| {
         o.get(..7)
             .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
@@ -126,7 +179,7 @@ mod tests {
 
     #[test]
     fn only_our_host_and_origin() {
-        let hosts = ["127.0.0.1:8077".to_string(), "localhost:8077".to_string()];
+        let hosts = Hosts::of("127.0.0.1:8077".parse().unwrap());
         assert_eq!(refusal(&head(Some("127.0.0.1:8077"), None), &hosts), None);
         assert_eq!(
             refusal(
@@ -142,5 +195,31 @@ mod tests {
         )
         .is_some());
         assert!(refusal(&head(None, None), &hosts).is_some());
+    }
+
+    /// Every address on a port: any address literal with it (a name could be another
+    /// site's); on port 80 browsers leave the port out.
+    #[test]
+    fn every_address_and_port_80() {
+        let any = Hosts::of("0.0.0.0:8077".parse().unwrap());
+        for host in ["192.168.1.20:8077", "10.0.0.5:8077", "[fe80::1]:8077"] {
+            assert_eq!(refusal(&head(Some(host), None), &any), None, "{host}");
+        }
+        let origin = Some("http://192.168.1.20:8077");
+        assert_eq!(
+            refusal(&head(Some("192.168.1.20:8077"), origin), &any),
+            None
+        );
+        for host in ["192.168.1.20:80", "evil.example:8077", "192.168.1.20"] {
+            assert!(refusal(&head(Some(host), None), &any).is_some(), "{host}");
+        }
+        let web = Hosts::of("127.0.0.1:80".parse().unwrap());
+        for host in ["localhost", "127.0.0.1", "localhost:80"] {
+            assert_eq!(refusal(&head(Some(host), None), &web), None, "{host}");
+        }
+        assert!(refusal(&head(Some("evil.example"), None), &web).is_some());
+        let any_web = Hosts::of("[::]:80".parse().unwrap());
+        assert_eq!(refusal(&head(Some("192.168.1.20"), None), &any_web), None);
+        assert_eq!(refusal(&head(Some("[fe80::1]"), None), &any_web), None);
     }
 }

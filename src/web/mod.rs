@@ -30,14 +30,18 @@ pub struct Options {
     engine: Option<String>,
 }
 
-/// Serves the board until the process is stopped.
-pub fn run(options: &Options) -> Result<()> {
+/// Serves the board until the process is stopped. Without `--engine`, this program
+/// plays, with `own_options` (the search and evaluation options it was given).
+pub fn run(options: &Options, own_options: &[String]) -> Result<()> {
     let engine: Vec<String> = match &options.engine {
         Some(cmd) => cmd.split_whitespace().map(String::from).collect(),
-        None => vec![std::env::current_exe()
-            .context("cannot find this program to run as the engine")?
-            .to_string_lossy()
-            .into_owned()],
+        None => {
+            let program =
+                std::env::current_exe().context("cannot find this program to run as the engine")?;
+            let mut engine = vec![program.to_string_lossy().into_owned()];
+            engine.extend(own_options.iter().cloned());
+            engine
+        }
     };
     if engine.is_empty() {
         bail!("empty --engine command");

@@ -2,7 +2,7 @@
 //! between a page asset and the WebSocket.
 
 use std::io::Write;
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,7 +15,7 @@ use super::{connection, http};
 const MAX_PAGES: usize = 4;
 /// Connections handled at once (asset requests included); more are closed at once.
 const MAX_CONNECTIONS: usize = 32;
-/// How long a client may take to send its request head.
+/// How long a client may take to send its whole request head.
 const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Counts a live connection (or page) until dropped.
@@ -36,22 +36,11 @@ impl Drop for Slot {
     }
 }
 
-/// The `Host` values this server answers to: the address it listens on, and the
-/// loopback names when it listens on loopback.
-pub fn hosts(addr: SocketAddr) -> Vec<String> {
-    let port = addr.port();
-    let mut hosts = vec![addr.to_string()];
-    if addr.ip().is_loopback() {
-        for name in ["127.0.0.1", "localhost", "[::1]"] {
-            hosts.push(format!("{name}:{port}"));
-        }
-    }
-    hosts
-}
-
 /// Serves until the process is stopped.
 pub fn serve(listener: TcpListener, engine: Vec<String>) -> Result<()> {
-    let hosts = Arc::new(hosts(listener.local_addr().context("listener address")?));
+    let hosts = Arc::new(http::Hosts::of(
+        listener.local_addr().context("listener address")?,
+    ));
     let connections = Arc::new(AtomicUsize::new(0));
     let pages = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
@@ -73,12 +62,17 @@ pub fn serve(listener: TcpListener, engine: Vec<String>) -> Result<()> {
     Ok(())
 }
 
-fn handle(mut stream: TcpStream, hosts: &[String], pages: &Arc<AtomicUsize>, engine: Vec<String>) {
+fn handle(
+    mut stream: TcpStream,
+    hosts: &http::Hosts,
+    pages: &Arc<AtomicUsize>,
+    engine: Vec<String>,
+) {
     if stream.set_read_timeout(Some(HEAD_TIMEOUT)).is_err() {
         return;
     }
     let _ = stream.set_write_timeout(Some(HEAD_TIMEOUT));
-    let Some(head) = http::read_head(&mut stream) else {
+    let Some(head) = http::read_head(&mut stream, HEAD_TIMEOUT) else {
         return http::respond(
             &mut stream,
             "400 Bad Request",

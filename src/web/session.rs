@@ -35,6 +35,9 @@ struct Job {
     deadline: Instant,
     /// Cancelled (the position changed): its answer is read and thrown away.
     discard: bool,
+    /// Refused (an engine without `YXNBEST`): no answer may come, and none due is no
+    /// fault.
+    refused: bool,
 }
 
 pub struct Session {
@@ -147,7 +150,11 @@ impl Session {
             }
             Request::Stop => match self.job.as_mut() {
                 Some(job) if !job.discard => {
-                    job.deadline = job.deadline.min(Instant::now() + STOP_GRACE);
+                    // A move keeps its own time (an engine without YXSTOP answers in
+                    // it); an analysis has none worth waiting for.
+                    if job.kind != Kind::Move {
+                        job.deadline = job.deadline.min(Instant::now() + STOP_GRACE);
+                    }
                     self.engine.stop();
                 }
                 _ => return vec![messages::error("the engine is not thinking")],
@@ -207,18 +214,22 @@ impl Session {
                 }
             }
         }
-        if let Some(job) = self.job.as_ref().filter(|j| Instant::now() > j.deadline) {
-            let forfeit = job.kind == Kind::Move && !job.discard;
-            self.job = None;
-            self.auto = false;
-            self.engine.end();
-            if forfeit {
-                self.game.engine_fault(Reason::TimeForfeit);
+        if let Some(job) = self.job.take_if(|j| Instant::now() > j.deadline) {
+            if !job.refused {
+                // A cancelled search that did not stop is ended, and what the page asked
+                // since (a human's move: the engine's turn) goes on.
+                if !job.discard {
+                    self.auto = false;
+                    if job.kind == Kind::Move {
+                        self.game.engine_fault(Reason::TimeForfeit);
+                    }
+                }
+                self.engine.end();
+                out.push(messages::engine(
+                    "timeout",
+                    "the engine did not answer in time and was ended",
+                ));
             }
-            out.push(messages::engine(
-                "timeout",
-                "the engine did not answer in time and was ended",
-            ));
             out.push(self.state());
         }
         if self.job.is_none() {
@@ -260,9 +271,17 @@ impl Session {
                 }
                 out.push(self.state());
             }
-            Line::Refused(text) if live.is_some_and(|k| k != Kind::Move) => {
-                // An engine without the extension: the request is over.
-                self.job = None;
+            Line::Refused(text) if live == Some(Kind::Nbest) && !text.contains("YXSTOP") => {
+                // Most likely an engine without the extension, which does not search;
+                // one that searches all the same (the refusal was of a setting) is
+                // stopped and its answer, if it comes in time, thrown away, so that it
+                // cannot be taken for the next request's.
+                if let Some(job) = self.job.as_mut() {
+                    job.discard = true;
+                    job.refused = true;
+                    job.deadline = job.deadline.min(Instant::now() + STOP_GRACE);
+                }
+                self.engine.stop();
                 out.push(messages::error(&format!("the engine refused: {text}")));
                 out.push(self.state());
             }
@@ -303,6 +322,7 @@ impl Session {
             kind,
             deadline: Instant::now() + Duration::from_millis(wait) + TOLERANCE,
             discard: false,
+            refused: false,
         });
         vec![self.state()]
     }
@@ -369,5 +389,75 @@ mod tests {
         let out = s.handle(r#"{"type":"go"}"#);
         assert_eq!(out[0]["status"], "error");
         assert!(s.poll().is_empty());
+    }
+
+    /// A session with the fixture engine `tests/engines/slow.sh` and its arguments.
+    fn slow(args: &[&str]) -> Session {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/engines/slow.sh");
+        let mut command = vec!["bash".to_string(), script.to_string()];
+        command.extend(args.iter().map(|a| a.to_string()));
+        Session::new(command)
+    }
+
+    /// Polls until the game has `n` moves or `secs` pass; the moves.
+    fn moves_after(s: &mut Session, n: usize, secs: u64) -> Vec<(usize, usize)> {
+        let end = Instant::now() + Duration::from_secs(secs);
+        while s.game.moves().len() < n && !s.game.is_over() && Instant::now() < end {
+            s.poll();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        s.game.moves()
+    }
+
+    /// Stop hurries a move but keeps its time: an engine without YXSTOP that answers in
+    /// its time does not lose on time.
+    #[test]
+    fn a_stopped_move_keeps_its_time() {
+        let mut s = slow(&["3", "-", "8,8"]);
+        s.request(Request::Time { ms: 5000 });
+        s.request(Request::Play { x: 7, y: 7 });
+        s.poll();
+        assert_eq!(s.request(Request::Stop)[0]["thinking"], "move");
+        assert_eq!(moves_after(&mut s, 2, 10), [(7, 7), (8, 8)]);
+        assert!(!s.game.is_over());
+    }
+
+    /// A take-back during the engine's search and a new move: the old search, which
+    /// does not stop, is ended, and the engine still answers the new move.
+    #[test]
+    fn a_move_after_a_cancelled_search_is_answered() {
+        let mut s = slow(&["3", "-", "8,8"]);
+        s.request(Request::Play { x: 7, y: 7 });
+        s.poll();
+        s.request(Request::Undo);
+        assert_eq!(s.game.moves(), []);
+        s.request(Request::Play { x: 7, y: 7 });
+        assert_eq!(moves_after(&mut s, 2, 15), [(7, 7), (8, 8)]);
+        assert!(!s.game.is_over());
+    }
+
+    /// An engine that refuses YXNBEST but answers it all the same: that answer (an
+    /// occupied point) is not taken for the next move request's.
+    #[test]
+    fn a_refused_nbest_answer_is_not_played() {
+        let mut s = slow(&["1", "7,7", "8,8"]);
+        let humans = Request::Players {
+            black: Player::Human,
+            white: Player::Human,
+        };
+        s.request(humans);
+        s.request(Request::Play { x: 7, y: 7 });
+        s.request(Request::Nbest { n: 2 });
+        let end = Instant::now() + Duration::from_secs(5);
+        while s.job.as_ref().is_some_and(|j| !j.refused) && Instant::now() < end {
+            s.poll();
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        s.request(Request::Players {
+            black: Player::Human,
+            white: Player::Engine,
+        });
+        assert_eq!(moves_after(&mut s, 2, 10), [(7, 7), (8, 8)]);
+        assert!(!s.game.is_over());
     }
 }
