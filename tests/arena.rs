@@ -116,6 +116,61 @@ fn broken_loses(engine: &str, reasons: &[&str]) {
     );
 }
 
+/// An engine that prints without end is timed all the same: a line waiting at the
+/// deadline does not keep the move going (here the arena reads faster than `yes` and
+/// the reader thread can write, so it also timed this before the check).
+#[test]
+fn flood_loses_on_time() {
+    broken_loses("flood", &["time forfeit"]);
+}
+
+/// Lines ended by CR alone are lines.
+#[test]
+fn an_engine_that_ends_lines_with_cr_plays() {
+    let out = arena(
+        &[
+            "--engine",
+            &fixture("cr"),
+            "--engine",
+            &fixture("legal"),
+            "--games",
+            "2",
+            "--turn-ms",
+            "300",
+        ],
+        Duration::from_secs(30),
+    );
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        assert!(!g.contains("forfeit") && !g.contains("crash"), "{g}");
+    }
+}
+
+/// An engine that exits after its last move of a game (the game ended on the other's
+/// five) is started again for the next game, not charged with it.
+#[test]
+fn an_exit_after_a_game_is_not_charged_to_the_next() {
+    let out = arena(
+        &[
+            "--engine",
+            &format!("{} 7,7 8,7 9,7 10,7 11,7", fixture("scripted")),
+            "--engine",
+            &fixture("quitter"),
+            "--games",
+            "2",
+            "--turn-ms",
+            "300",
+        ],
+        Duration::from_secs(30),
+    );
+    let games = game_lines(&out);
+    assert_eq!(games.len(), 2, "{out}");
+    for g in &games {
+        assert!(g.contains("five"), "{g}");
+    }
+}
+
 #[test]
 fn illegal_move_loses() {
     broken_loses("illegal", &["illegal move 0,0"]);

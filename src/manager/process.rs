@@ -146,6 +146,11 @@ impl Process {
         parse_about_name(&line)
     }
 
+    /// Whether the process has exited (a crash between two requests).
+    pub fn has_exited(&mut self) -> bool {
+        !matches!(self.child.try_wait(), Ok(None))
+    }
+
     /// Ends the process politely: `END`, up to [`END_GRACE`] to exit, then kill.
     /// (Dropping a `Process` kills it at once.)
     pub fn close(mut self) {
@@ -192,22 +197,30 @@ pub fn parse_about_name(line: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-/// Reader thread body: splits stdout into lines (CR, LF or CRLF), cuts very long lines,
+/// Reader thread body: splits stdout into lines (CR, LF or CR LF), cuts very long lines,
 /// and stops at EOF, at a read error or when the receiver is gone.
 fn read_lines(stdout: impl Read, tx: SyncSender<String>) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut overlong = false;
+    // The last line ended with CR: an LF right after it ends nothing more.
+    let mut after_cr = false;
     loop {
         let (consumed, newline) = match reader.fill_buf() {
             Ok([]) | Err(_) => break,
-            Ok(buf) => match buf.iter().position(|&b| b == b'\n') {
+            Ok([b'\n', ..]) if after_cr => {
+                after_cr = false;
+                (1, false)
+            }
+            Ok(buf) => match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
                 Some(i) => {
                     take(&mut line, &buf[..i], &mut overlong);
+                    after_cr = buf[i] == b'\r';
                     (i + 1, true)
                 }
                 None => {
                     take(&mut line, buf, &mut overlong);
+                    after_cr = false;
                     (buf.len(), false)
                 }
             },
@@ -257,15 +270,18 @@ mod tests {
 
     #[test]
     fn lines_are_split_and_cut() {
-        let input = format!("a\r\n\nb\r{}\nlast", "x".repeat(10_000));
+        // CR LF, LF and CR alone each end a line (Piskvork's protocol allows all three).
+        let input = format!("a\r\n\nb\r7,7\r{}\nlast", "x".repeat(10_000));
         let (tx, rx) = mpsc::sync_channel(16);
         read_lines(input.as_bytes(), tx);
         let got: Vec<String> = rx.iter().collect();
-        assert_eq!(got[0], "a");
-        // CR alone is no line end here; trimming removes a trailing CR only.
-        assert!(got[1].starts_with("b\rxxx"));
-        assert_eq!(got[1].len(), MAX_LINE_BYTES);
-        assert_eq!(got[2], "last");
-        assert_eq!(got.len(), 3);
+        assert_eq!(got[..3], ["a", "b", "7,7"]);
+        assert_eq!(got[3].len(), MAX_LINE_BYTES);
+        assert_eq!(got[4], "last");
+        assert_eq!(got.len(), 5);
+        // A CR LF split across two reads is one line end.
+        let (tx, rx) = mpsc::sync_channel(16);
+        read_lines(std::io::Read::chain(&b"OK\r"[..], &b"\n8,8\n"[..]), tx);
+        assert_eq!(rx.iter().collect::<Vec<_>>(), ["OK", "8,8"]);
     }
 }

@@ -153,7 +153,10 @@ impl Game<'_> {
                     log::warn!("{} answered START with `{line}`", engine.program());
                     return Err(Reason::Crash);
                 }
-                Ok(_) => continue, // MESSAGE, DEBUG, noise
+                // MESSAGE, DEBUG, noise; a line waiting is read even past the deadline,
+                // so an engine that prints without end is timed here.
+                Ok(_) if Instant::now() > deadline => return Err(Reason::TimeForfeit),
+                Ok(_) => continue,
                 Err(ReadError::Timeout) => return Err(Reason::TimeForfeit),
                 Err(ReadError::Closed) => return Err(Reason::Crash),
             }
@@ -184,7 +187,9 @@ impl Game<'_> {
         let (limit_ms, time_left) = move_limit(self.settings, self.used_ms[color.idx()]);
         let commands = self.move_commands(color);
         let engine = &mut *self.engines[color.idx()];
-        if !engine.send(&format!("INFO time_left {time_left}")) {
+        // What it printed since its last answer (a move printed twice) must not be
+        // taken for this one.
+        if !engine.drain() || !engine.send(&format!("INFO time_left {time_left}")) {
             return Answer::Fault(Reason::Crash);
         }
         let start = Instant::now();
@@ -198,6 +203,8 @@ impl Game<'_> {
             match engine.read_line(deadline) {
                 Ok(line) => match parse_move(&line) {
                     Some(xy) => break xy,
+                    // As at START: an engine that never stops printing is timed too.
+                    None if Instant::now() > deadline => return Answer::Fault(Reason::TimeForfeit),
                     None => continue, // MESSAGE, DEBUG and anything else is skipped
                 },
                 Err(ReadError::Timeout) => return Answer::Fault(Reason::TimeForfeit),

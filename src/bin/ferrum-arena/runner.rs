@@ -229,6 +229,18 @@ fn play_one(
         };
         procs[side] = None;
     }
+    // One that exited after its last move (the game ended on the other's five) is
+    // started again here, not charged with the next game.
+    for (side, proc) in procs.iter_mut().enumerate() {
+        if proc.as_mut().is_some_and(Process::has_exited) {
+            eprintln!(
+                "ferrum-arena: {} exited during game {}; started again",
+                config.engines[side].join(" "),
+                index + 1
+            );
+            *proc = None;
+        }
+    }
     Ok(GameReport {
         index,
         black,
