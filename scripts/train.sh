@@ -7,10 +7,10 @@
 #
 #   scripts/train.sh DIR
 #
-# DIR receives games.frsp (appended to: run again to add games), net.frnn, the training
-# report train.txt and the match match.txt. Environment: RULE (freestyle, standard or
-# renju; default freestyle), SIZE (default 15), GAMES (default 2000), NODES per move
-# (default 20000), SEED (default 1; a later run with another seed adds other games),
+# DIR receives games.frsp (appended to: run again to add games, from other openings),
+# net.frnn, the training report train.txt and the match match.txt. Environment: RULE
+# (freestyle, standard or renju; default freestyle), SIZE (default 15), GAMES (default
+# 2000), NODES per move (default 20000), SEED (default 1),
 # EPOCHS (default 3, 2 with NET), TURN_MS of the match (default 100), MATCH_GAMES
 # (default 200), THREADS (default: every core), NET (the previous generation's network:
 # the self-play searches with it, into a new DIR, training goes on from its weights and

@@ -99,20 +99,31 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
         data,
     ]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("4 games"));
-    // A second run appends its games; a file of something else is refused.
-    ferrum(&[
+    // A second run appends its games, from other openings than the file's (the same
+    // seed and game numbers would otherwise play the same games again); a file of
+    // something else, or one cut inside its last game, is refused.
+    let again = [
         "selfplay",
         "--games",
         "1",
-        "--first",
-        "4",
         "--nodes",
         "1500",
         "--balance-nodes",
         "1000",
         "--out",
         data,
-    ]);
+    ];
+    ferrum(&again);
+    let whole = std::fs::read(data).unwrap();
+    let cut = dir.join("cut.frsp");
+    std::fs::write(&cut, &whole[..whole.len() - 3]).unwrap();
+    let cut_run = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(again.map(|a| if a == data { cut.to_str().unwrap() } else { a }))
+        .output()
+        .unwrap();
+    assert_eq!(cut_run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&cut_run.stderr).contains("cannot append"));
+    assert_eq!(std::fs::read(&cut).unwrap().len(), whole.len() - 3);
     let other = dir.join("other.txt");
     std::fs::write(&other, "not games\n").unwrap();
     let refused = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
@@ -126,6 +137,35 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     for g in &games {
         g.positions(|_| {}).expect("every move replays legally");
     }
+    let first = canonical(&games[0].opening_cells(), 15, 15);
+    assert_ne!(canonical(&games[4].opening_cells(), 15, 15), first);
+    // A damaged record (its second move on its first) is left out before training; a
+    // diverged training writes nothing.
+    let damaged = dir.join("damaged.frsp");
+    let mut bad = games[0].clone();
+    bad.plies[1] = bad.plies[0];
+    let mut bytes = std::fs::read(data).unwrap();
+    ferrum::selfplay::format::write_game(&mut bytes, &bad).unwrap();
+    std::fs::write(&damaged, bytes).unwrap();
+    let damaged = damaged.to_str().unwrap();
+    let unused = dir.join("unused.frnn");
+    let unused = unused.to_str().unwrap();
+    let out = ferrum(&["train", damaged, "--epochs", "1", "--out", unused]);
+    let report = String::from_utf8(out.stdout).unwrap();
+    assert!(report.contains("1 damaged games left out"), "{report}");
+    std::fs::remove_file(unused).unwrap();
+    let diverged = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["train", data, "--epochs", "1", "--learning-rate", "1e30"])
+        .args(["--out", unused])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&diverged.stderr);
+    assert!(
+        err.contains("diverged") || err.contains("not one the engine loads"),
+        "{err}"
+    );
+    assert_eq!(diverged.status.code(), Some(2));
+    assert!(!Path::new(unused).exists());
     let net = dir.join("net.frnn");
     let net = net.to_str().unwrap();
     let out = ferrum(&[

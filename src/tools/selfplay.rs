@@ -108,7 +108,7 @@ pub struct SelfplayOptions {
     /// Games played at once, one search thread each [default: one per core]
     #[arg(long, value_name = "N", value_parser = parallel::threads)]
     pub threads: Option<usize>,
-    /// Where the games go (appended to when it exists)
+    /// Where the games go (appended to when it exists, from other openings than its games')
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
 }
@@ -130,14 +130,19 @@ pub fn selfplay(
         use_net,
         ..Settings::new(o.board.rule, size, size)
     };
-    let excluded = o.board.excluded()?;
+    let mut excluded = o.board.excluded()?;
     let fresh = !o.out.exists() || std::fs::metadata(&o.out)?.len() == 0;
     if !fresh {
-        // Games are only ever appended to a self-play file of this version.
+        // Games are only ever appended to a whole self-play file of this version (after
+        // a cut last record every later game would be lost), and not from its games'
+        // openings: the same seed would play the same games again.
         let mut header = [0u8; 8];
         let mut file = std::fs::File::open(&o.out)?;
         let read = std::io::Read::read(&mut file, &mut header)?;
         format::check_header(&header[..read]).with_context(|| format!("{}", o.out.display()))?;
+        let openings = file_openings(&o.out, size)
+            .with_context(|| format!("cannot append to {}", o.out.display()))?;
+        excluded.extend(openings.iter().map(|g| canonical(g, size, size)));
     }
     let file = std::fs::OpenOptions::new()
         .create(true)

@@ -28,7 +28,7 @@ pub struct Options {
     #[arg(long, default_value_t = 4)]
     pub epochs: usize,
     /// Positions per step
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = 512, value_parser = positive)]
     pub batch: usize,
     #[arg(long, default_value_t = 2e-3)]
     pub learning_rate: f32,
@@ -90,6 +90,13 @@ fn score_scale(s: &str) -> Result<ScoreScale, String> {
     }
 }
 
+fn positive(s: &str) -> Result<usize, String> {
+    s.parse()
+        .ok()
+        .filter(|&n| n >= 1)
+        .ok_or_else(|| "wants a number of at least 1".into())
+}
+
 fn share(s: &str) -> Result<f32, String> {
     s.parse()
         .ok()
@@ -120,6 +127,24 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     }
     let read = games.len();
     let games = distinct_games(games);
+    let distinct = games.len();
+    let pool = parallel::pool(o.threads)?;
+    // A damaged record (a move off the board or on a stone) is left out now, not found
+    // hours into the training, where it would end the run.
+    let games: Vec<GameRecord> = pool.install(|| {
+        use rayon::prelude::*;
+        games
+            .into_par_iter()
+            .filter(|g| g.positions(|_| {}).is_ok())
+            .collect()
+    });
+    if games.len() < distinct {
+        writeln!(
+            out,
+            "{} damaged games left out (a move that is not legal)",
+            distinct - games.len()
+        )?;
+    }
     let [mut train, held] = split_samples(&games, o.holdout, o.seed);
     train.truncate((train.len() as f64 * o.fraction.clamp(0.0, 1.0)) as usize);
     if o.colour_swap {
@@ -129,7 +154,7 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         out,
         "{} games ({} repeats left out), {} training positions, {} held out",
         games.len(),
-        read - games.len(),
+        read - distinct,
         train.len(),
         held.len()
     )?;
@@ -185,7 +210,6 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
     let mut trainer = Trainer::new(model, settings);
     // The epoch with the lowest held-out loss is the one written (early stopping).
     let mut best: Option<(usize, Losses, Model)> = None;
-    let pool = parallel::pool(o.threads)?;
     if o.epochs == 0 {
         let held_out = pool.install(|| trainer.measure(&games, &held))?;
         best = Some((0, held_out, trainer.model.clone()));
@@ -204,15 +228,20 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
             describe(&held_out),
             start.elapsed().as_secs_f64()
         )?;
+        // A diverged epoch (NaN) is worse than any other.
         if best
             .as_ref()
-            .is_none_or(|b| objective(&held_out) < objective(&b.1))
+            .is_none_or(|b| objective(&b.1).is_nan() || objective(&held_out) < objective(&b.1))
         {
             best = Some((epoch + 1, held_out, trainer.model.clone()));
         }
     }
     let (epoch, losses, model) = best.unwrap_or((0, Losses::default(), trainer.model));
+    if !objective(&losses).is_finite() {
+        bail!("the training diverged (held-out loss {}): no network written; try a lower --learning-rate", objective(&losses));
+    }
     let bytes = NetWeights::quantize(&model, rule).to_bytes();
+    NetWeights::from_bytes(&bytes).context("the trained network is not one the engine loads")?;
     std::fs::write(&o.out, bytes).with_context(|| format!("{}", o.out.display()))?;
     writeln!(
         out,
