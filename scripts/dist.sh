@@ -9,7 +9,7 @@
 # Rust (rustc-web, cargo-web) so that one compiler makes both: rustup cannot add the
 # Windows target offline, and Debian ships the Windows std only as source
 # (rust-web-src), hence -Zbuild-std (RUSTC_BOOTSTRAP=1). mingw-w64 links the exe.
-# Missing Debian packages are installed with apt-get.
+# Missing Debian packages are installed with apt-get (scripts/install-missing.sh).
 # Usage: bash scripts/dist.sh [windows|linux]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,23 +23,10 @@ windows | linux | both) ;;
     ;;
 esac
 
-# Installs the Debian packages given that are missing (quietly; apt-get update first).
-need_packages() {
-    local missing=()
-    for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-    done
-    if ((${#missing[@]})); then
-        echo "installing ${missing[*]}" >&2
-        export DEBIAN_FRONTEND=noninteractive
-        apt-get update -qq
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-    fi
-}
-
+source scripts/install-missing.sh
 packages=(rustc-web cargo-web zip)
 [[ $what != linux ]] && packages+=(rust-web-src gcc-mingw-w64-x86-64-win32)
-need_packages "${packages[@]}"
+need_packages --no-install-recommends "${packages[@]}"
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 # Explicit, so that a target-cpu=native in a cargo config cannot leak into a release.

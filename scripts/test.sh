@@ -4,28 +4,31 @@
 # The line checker (scripts/check_line.py) needs Python 3 and, for renju,
 # the PyPI package `renju` (the Gomocup referee's algorithm): installed here if missing.
 # The web board in headless Chromium (scripts/board_test.py) needs Debian's chromium and
-# chromium-driver and PyPI's selenium: installed here if missing; counted as one test.
-# Then the Windows build under wine (scripts/wine_check.sh, which installs its Debian
-# packages when missing); SKIP_WINE=1 leaves it out. Last, the style gates: `cargo fmt
-# --check` and clippy with warnings as errors (each counted as one test).
+# chromium-driver and PyPI's selenium: installed here if missing; counted as one test;
+# SKIP_BROWSER=1 leaves it out. Then the Windows build under wine (scripts/wine_check.sh,
+# which installs its Debian packages when missing); SKIP_WINE=1 leaves it out. Last, the
+# style gates: `cargo fmt --check` and clippy with warnings as errors (each counted as
+# one test). What is missing is installed as scripts/install-missing.sh says (Debian 12,
+# root or sudo, the network).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! python3 -c 'import renju' 2>/dev/null; then
-    python3 -m pip install --quiet renju
-fi
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
-fi
-if ! python3 -c 'import selenium' 2>/dev/null; then
-    python3 -m pip install --quiet selenium
+source scripts/install-missing.sh
+if [[ ${SKIP_BROWSER:-0} != 1 ]]; then
+    need_python_modules renju selenium
+    if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+        need_packages chromium chromium-driver
+    fi
+else
+    need_python_modules renju
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 cargo test --release 2>&1 | tee "$log" || status=$?
 # The binary `cargo test` just built, in a real browser.
-if python3 scripts/board_test.py target/release/pbrain-ferrum 2>&1 | tee -a "$log"; then
+if [[ ${SKIP_BROWSER:-0} == 1 ]]; then
+    :
+elif python3 scripts/board_test.py target/release/pbrain-ferrum 2>&1 | tee -a "$log"; then
     echo "test result: ok. 1 passed; 0 failed (browser board test)" | tee -a "$log"
 else
     echo "test result: FAILED. 0 passed; 1 failed (browser board test)" | tee -a "$log"

@@ -3,7 +3,7 @@
 # takes pbrain-ferrum.exe out of it and runs `--version`, every protocol transcript of
 # protocol-tests/ (tests/protocol.rs with FERRUM_ENGINE) and a short ferrum-arena match
 # against the Linux build (4 games at 200 ms: no illegal move, forfeit or crash allowed).
-# Installs wine64 from Debian when missing. Wine 8.0 lacks ProcessPrng, which Rust's std
+# Installs wine64 and unzip from Debian when missing. Wine 8.0 lacks ProcessPrng, which Rust's std
 # imports: a test-only stand-in (scripts/wine/bcryptprimitives.c) goes into a private
 # wine prefix under target/wine, never into the zip.
 # Usage: bash scripts/wine_check.sh [bench]   (bench: also `bench` under wine and on Linux)
@@ -12,12 +12,8 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 
 bash scripts/dist.sh windows >/dev/null
-if ! dpkg-query -W -f='${Status}' wine64 2>/dev/null | grep -q 'ok installed'; then
-    echo "installing wine64" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends wine64 >/dev/null
-fi
+source scripts/install-missing.sh
+need_packages --no-install-recommends wine64 unzip
 # The Linux engine and the arena come from the ordinary release build (cargo test
 # --release builds both: a no-op after scripts/test.sh's run).
 cargo build --release --quiet --bin pbrain-ferrum --bin ferrum-arena

@@ -131,6 +131,21 @@ impl Rule {
         }
     }
 
+    /// A rule as a command line gives it (every tool's `--rule`): its name
+    /// (case-insensitive; also `gomoku`, `exact`, `caroexact`) or its Gomocup number.
+    pub fn parse(s: &str) -> Result<Rule, String> {
+        Rule::from_name(s)
+            .or_else(|| match s.to_ascii_lowercase().as_str() {
+                "gomoku" => Some(Rule::Freestyle),
+                "exact" | "standard-gomoku" => Some(Rule::Standard),
+                "caroexact" | "caro_exact" => Some(Rule::CaroExact),
+                other => other.parse::<i64>().ok().and_then(Rule::from_gomocup),
+            })
+            .ok_or_else(|| {
+                format!("unknown rule '{s}' (freestyle, standard, renju, caro, caro-exact or a Gomocup number: 0, 1, 4, 8, 9)")
+            })
+    }
+
     pub fn from_name(s: &str) -> Option<Rule> {
         Rule::ALL
             .into_iter()

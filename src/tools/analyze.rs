@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// freestyle, standard, renju, caro, caro-exact or a Gomocup rule number (0, 1, 4,
     /// 8, 9)
-    #[arg(long, value_name = "R", default_value = "freestyle", value_parser = parse_rule)]
+    #[arg(long, value_name = "R", default_value = "freestyle", value_parser = Rule::parse)]
     pub rule: Rule,
     /// N or WxH
     #[arg(long, value_name = "N", default_value = "15", value_parser = parse_size)]
@@ -72,17 +72,6 @@ fn parse_moves(s: &str) -> Result<Moves, String> {
         .map(|m| Pos::parse_notation(m).ok_or(format!("bad move '{m}'")))
         .collect::<Result<_, _>>()
         .map(Moves)
-}
-
-fn parse_rule(s: &str) -> Result<Rule, String> {
-    Rule::from_name(s)
-        .or_else(|| match s.to_ascii_lowercase().as_str() {
-            "gomoku" => Some(Rule::Freestyle),
-            "exact" | "standard-gomoku" => Some(Rule::Standard),
-            "caroexact" | "caro_exact" => Some(Rule::CaroExact),
-            other => other.parse::<i64>().ok().and_then(Rule::from_gomocup),
-        })
-        .ok_or(format!("unknown rule '{s}'"))
 }
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {

@@ -22,8 +22,8 @@ use crate::selfplay::{format, Settings, Totals};
 /// What both tools share: the rule, the board and the openings to avoid.
 #[derive(clap::Args, Debug, Clone)]
 pub struct Board {
-    /// Rule: freestyle, standard, renju, caro or caro-exact
-    #[arg(long, default_value = "freestyle", value_parser = rule)]
+    /// Rule: freestyle, standard, renju, caro or caro-exact (or its Gomocup number)
+    #[arg(long, default_value = "freestyle", value_parser = Rule::parse)]
     pub rule: Rule,
     /// Board side (5..=32)
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u8).range(5..=32))]
@@ -38,10 +38,6 @@ pub struct Board {
     /// Nodes of the search that checks an opening's balance
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub balance_nodes: u64,
-}
-
-fn rule(s: &str) -> Result<Rule, String> {
-    Rule::from_name(s).ok_or_else(|| format!("unknown rule '{s}'"))
 }
 
 impl Board {

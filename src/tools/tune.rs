@@ -87,8 +87,8 @@ pub struct Options {
     /// One weight per two strongest patterns instead of one per combination
     #[arg(long)]
     pub pairs: bool,
-    /// Gomocup rule of games whose file names none (.psq files)
-    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    /// Rule of games whose file names none (.psq files): a name or a Gomocup number
+    #[arg(long, value_name = "R", default_value = "0", value_parser = Rule::parse)]
     pub rule: Rule,
     /// Fit to a depth-D search's scores instead of the results
     #[arg(long, value_name = "D", default_value_t = 0)]
@@ -110,14 +110,6 @@ pub struct Options {
     /// Games: SGF collections or .psq files
     #[arg(value_name = "GAMES")]
     pub games: Vec<PathBuf>,
-}
-
-/// A Gomocup rule number (`--rule` of the game tools).
-pub(crate) fn gomocup_rule(s: &str) -> Result<Rule, String> {
-    s.parse()
-        .ok()
-        .and_then(Rule::from_gomocup)
-        .ok_or_else(|| "wants a Gomocup rule number (0, 1, 4, 8, 9)".into())
 }
 
 fn share(s: &str) -> Result<f32, String> {
@@ -154,8 +146,8 @@ type Weights = Vec<f64>;
 /// The games a game-reading tool works on, and its worker threads.
 #[derive(clap::Args, Debug, Clone)]
 pub struct GameFiles {
-    /// Gomocup rule of games whose file names none (.psq files)
-    #[arg(long, value_name = "R", default_value = "0", value_parser = gomocup_rule)]
+    /// Rule of games whose file names none (.psq files): a name or a Gomocup number
+    #[arg(long, value_name = "R", default_value = "0", value_parser = Rule::parse)]
     pub rule: Rule,
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N", value_parser = parallel::threads)]
