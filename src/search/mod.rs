@@ -250,17 +250,35 @@ pub fn search(
             let best = r.pv[0];
             finish(Some(best), r.score, r.depth, r.pv)
         }
-        _ => finish(fallback, 0, 0, fallback.into_iter().collect()),
+        _ => {
+            // Where the tactics kept only the moves that stop a VCF, one of them.
+            let fallback = match &limits.allowed {
+                Some(moves) if !fallback.is_some_and(|p| moves.contains(&p)) => {
+                    moves.first().copied().or(fallback)
+                }
+                _ => fallback,
+            };
+            finish(fallback, 0, 0, fallback.into_iter().collect())
+        }
     }
 }
 
-/// The result to play among the threads': the deepest completed iteration (a helper
-/// that finished a depth the main thread did not reach saw more), the main thread's
-/// on a tie, since its line is the one the progress output printed.
+/// The result to play among the threads': a proven win, the shortest (a helper's
+/// deeper iteration, cut by the stop, may not have reached it again), else the deepest
+/// completed iteration (a helper that finished a depth the main thread did not reach
+/// saw more); the main thread's on a tie, since its line is the one the progress output
+/// printed.
 fn best_thread(results: Vec<Option<worker::IterationResult>>) -> Option<worker::IterationResult> {
+    let rank = |r: &worker::IterationResult| {
+        if r.score >= score::WIN_BOUND {
+            (1, r.score)
+        } else {
+            (0, r.depth)
+        }
+    };
     let mut chosen: Option<worker::IterationResult> = None;
     for r in results.into_iter().flatten().filter(|r| !r.pv.is_empty()) {
-        if chosen.as_ref().is_none_or(|c| r.depth > c.depth) {
+        if chosen.as_ref().is_none_or(|c| rank(&r) > rank(c)) {
             chosen = Some(r);
         }
     }
@@ -310,5 +328,83 @@ mod tests {
         assert_eq!(pick(vec![result(10, 1), result(10, 2)]), Some(Pos(1)));
         assert_eq!(pick(vec![None, result(7, 2)]), Some(Pos(2)));
         assert_eq!(pick(vec![None, None]), None);
+        // A proven win beats a deeper iteration that did not see it (cut by the stop),
+        // and the shortest win the others.
+        let win = |depth, plies, mv| {
+            Some(IterationResult {
+                score: super::score::win_in(plies),
+                ..result(depth, mv).unwrap()
+            })
+        };
+        assert_eq!(pick(vec![win(8, 5, 1), result(9, 2)]), Some(Pos(1)));
+        assert_eq!(pick(vec![win(8, 7, 1), win(6, 5, 2)]), Some(Pos(2)));
+    }
+
+    fn search(board: &crate::board::Board, limits: &super::Limits) -> super::SearchResult {
+        let engine = crate::engine::Engine::new(16 << 20, 1);
+        engine.search(
+            board,
+            limits,
+            &std::sync::atomic::AtomicBool::new(false),
+            &|_| {},
+        )
+    }
+
+    /// Two empty cells left on a 5x5 board where no line can be five: every line ends
+    /// on the full board, a draw, also where the last stone falls at a quiescence leaf.
+    #[test]
+    fn a_full_board_at_a_leaf_is_a_draw() {
+        use crate::board::{Board, Color, Rule};
+        let rows = ["XXOOX", "OOXXO", "XXOOX", "OOXXO", "XXO.."];
+        let mut board = Board::new(5, 5, Rule::Freestyle).unwrap();
+        let mut stones: [Vec<Pos>; 2] = [Vec::new(), Vec::new()];
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                match c {
+                    'X' => stones[0].push(Pos::from_xy(x, y)),
+                    'O' => stones[1].push(Pos::from_xy(x, y)),
+                    _ => {}
+                }
+            }
+        }
+        // In turn, Black first: twelve black and eleven white stones leave White to move.
+        for i in 0..stones[0].len() {
+            board.make(stones[0][i], Color::Black);
+            if let Some(&p) = stones[1].get(i) {
+                board.make(p, Color::White);
+            }
+        }
+        assert_eq!(board.to_move(), Color::White);
+        for depth in 1..=3 {
+            let r = search(&board, &super::Limits::depth(depth));
+            if depth >= 2 {
+                assert_eq!(r.score, 0, "depth {depth}: {r:?}");
+            }
+        }
+    }
+
+    /// Multi-PV's later lines: a root move that wins at once by a threat the opponent
+    /// cannot stop is not played when it is excluded.
+    #[test]
+    fn an_excluded_quick_win_is_not_played() {
+        use crate::board::{Board, Color, Rule};
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for (x, y, c) in [
+            (7, 7, 0),
+            (0, 0, 1),
+            (8, 7, 0),
+            (14, 0, 1),
+            (9, 7, 0),
+            (0, 14, 1),
+        ] {
+            board.make(Pos::from_xy(x, y), Color::BOTH[c]);
+        }
+        let (p, _) = super::movegen::quick_win(&mut board).expect("an open three");
+        let limits = super::Limits {
+            exclude: vec![p],
+            ..super::Limits::depth(3)
+        };
+        let r = search(&board, &limits);
+        assert_ne!(r.best, Some(p));
     }
 }

@@ -355,9 +355,12 @@ impl<'a> Worker<'a> {
             Some(blocks) => Some(blocks),
             None => {
                 if let Some((p, plies)) = quick_win(&mut self.board) {
-                    // A threat the opponent cannot stop in time.
-                    self.pv[ply].push(p);
-                    return win_in(ply + plies);
+                    // A threat the opponent cannot stop in time (at the root, not one
+                    // of multi-PV's excluded moves: the search then finds the next).
+                    if ply > 0 || !self.limits.exclude.contains(&p) {
+                        self.pv[ply].push(p);
+                        return win_in(ply + plies);
+                    }
                 }
                 None
             }

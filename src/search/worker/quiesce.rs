@@ -73,6 +73,9 @@ impl Worker<'_> {
             }
             None => {}
         }
+        if self.board.empty_count() == 0 {
+            return 0; // The full board is a draw, whatever the evaluation says.
+        }
         if let Some((p, plies)) = quick_win(&mut self.board) {
             self.pv[ply].push(p);
             return win_in(ply + plies);
