@@ -290,7 +290,8 @@ fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
         let mut board = puzzle.board.clone();
         board.set_to_move(attacker.opp());
         let mut memory = SolverMemory::new();
-        let RootPlan::Restrict(stoppers) = plan(&mut board, Cutoff::NONE, &mut memory.root).0
+        let RootPlan::Restrict(stoppers) =
+            plan(&mut board, Cutoff::NONE, &mut memory.root, u64::MAX).0
         else {
             continue;
         };
@@ -313,4 +314,35 @@ fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
         wins > 20 && defences > 10,
         "{wins} wins, {defences} defences"
     );
+}
+
+/// A node limit (`INFO max_node`, self-play) holds with the root tactics: they get
+/// their share of it, not their own budgets of hundreds of thousands of nodes.
+#[test]
+fn a_node_limit_holds_with_the_root_tactics() {
+    let engine = Engine::new(16 << 20, 1);
+    let mut checked = 0;
+    for line in puzzle_text("renju_vcf.jsonl")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .step_by(5)
+    {
+        let puzzle = parse_puzzle(line).expect("puzzle");
+        // Both sides to move: the attacker's VCF, and the defender's look at it.
+        for swap in [false, true] {
+            let mut board = puzzle.board.clone();
+            if swap {
+                board.set_to_move(board.to_move().opp());
+            }
+            let limits = Limits {
+                max_nodes: 3000,
+                ..Limits::default()
+            };
+            let r = engine.search(&board, &limits, &AtomicBool::new(false), &|_| {});
+            // The limit is checked every 256 nodes.
+            assert!(r.nodes <= 3000 + 256, "{}: {} nodes", puzzle.id, r.nodes);
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked}");
 }

@@ -198,7 +198,12 @@ pub fn search(
             stop: Some(stop),
         };
         if !cutoff.reached() {
-            let (plan, nodes) = root_tactics::plan(&mut root, cutoff, root_memory);
+            // Under a node limit, the same share of the nodes.
+            let node_share = match limits.max_nodes {
+                u64::MAX => u64::MAX,
+                n => n / TACTICS_SHARE as u64,
+            };
+            let (plan, nodes) = root_tactics::plan(&mut root, cutoff, root_memory, node_share);
             shared.nodes.fetch_add(nodes, Ordering::Relaxed);
             match plan.without(&limits.exclude) {
                 root_tactics::RootPlan::Win(line) => {

@@ -187,9 +187,9 @@ pub const HELPERS_PER_SKIP_RUN: usize = 4;
 /// limit's stretch between iterations (`timeman::SoftScale`; evidence:
 /// docs/strength-log.md, "Soft limit"), and the clock checks.
 pub mod time {
-    /// The root tactics get 1 / this of the move's time: the two VCFs need only
-    /// milliseconds, and the main search finds most wins itself (evidence:
-    /// docs/strength-log.md, "Root tactics without a VCT").
+    /// The root tactics get 1 / this of the move's time (and of a node limit): the two
+    /// VCFs need only milliseconds, and the main search finds most wins itself
+    /// (evidence: docs/strength-log.md, "Root tactics without a VCT").
     pub const TACTICS_SHARE: u32 = 8;
     /// Nodes between clock checks on the main thread.
     pub const CHECK_EVERY: u64 = 256;

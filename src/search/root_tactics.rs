@@ -53,20 +53,31 @@ fn vcf_limits(max_nodes: u64, cutoff: Cutoff) -> VcfLimits {
 }
 
 /// Decides the root plan for the side to move, giving up at the `cutoff` (time or
-/// stop flag; without one, the node budgets alone bound it and the result is deterministic).
-/// Returns the plan and the nodes spent. The solvers work in the engine's `memory`.
-pub fn plan(board: &mut Board, cutoff: Cutoff, memory: &mut RootMemory) -> (RootPlan, u64) {
+/// stop flag; without one, the node budgets alone bound it and the result is
+/// deterministic) and within `max_nodes` in all (a node-limited search's share: the
+/// solvers' own budgets are far larger than such a search). Returns the plan and the
+/// nodes spent. The solvers work in the engine's `memory`.
+pub fn plan(
+    board: &mut Board,
+    cutoff: Cutoff,
+    memory: &mut RootMemory,
+    max_nodes: u64,
+) -> (RootPlan, u64) {
     let us = board.to_move();
     let them = us.opp();
+    let budget = |fixed: u64, spent: u64| fixed.min(max_nodes.saturating_sub(spent));
     let mut nodes = 0;
-    let mut own = VcfSolver::lent(vcf_limits(OWN_VCF_NODES, cutoff), &mut memory.own_vcf);
+    let mut own = VcfSolver::lent(
+        vcf_limits(budget(OWN_VCF_NODES, 0), cutoff),
+        &mut memory.own_vcf,
+    );
     let result = own.solve(board);
     nodes += own.nodes;
     if let VcfResult::Win(line) = result {
         return (RootPlan::Win(line), nodes);
     }
     // The opponent's VCF if we passed.
-    let limits = vcf_limits(THEIR_VCF_NODES, cutoff);
+    let limits = vcf_limits(budget(THEIR_VCF_NODES, nodes), cutoff);
     let mut theirs = VcfSolver::lent(limits, &mut memory.their_vcf);
     let threat = theirs.solve_for(board, them, limits);
     let VcfResult::Win(line) = threat else {
@@ -78,8 +89,9 @@ pub fn plan(board: &mut Board, cutoff: Cutoff, memory: &mut RootMemory) -> (Root
         board.make(m, us);
         // The known line must fail, and no other VCF may be found in its place.
         let mut stops = !replay_wins(board, them, &line);
-        if stops && !cutoff.reached() {
-            let r = theirs.solve_with(board, vcf_limits(RECHECK_NODES, cutoff));
+        let left = budget(RECHECK_NODES, nodes + theirs.nodes);
+        if stops && left > 0 && !cutoff.reached() {
+            let r = theirs.solve_with(board, vcf_limits(left, cutoff));
             stops = !matches!(r, VcfResult::Win(_));
         }
         board.undo();
@@ -123,7 +135,7 @@ mod tests {
         let hash = board.hash();
         use crate::tactics::memory::SolverMemory;
         let mut memory = SolverMemory::new();
-        let (plan, _) = plan(&mut board, Cutoff::NONE, &mut memory.root);
+        let (plan, _) = plan(&mut board, Cutoff::NONE, &mut memory.root, u64::MAX);
         assert_eq!(board.to_move(), Color::Black);
         assert_eq!(board.hash(), hash);
         let RootPlan::Restrict(moves) = plan else {
