@@ -127,19 +127,7 @@ fn flood_loses_on_time() {
 /// Lines ended by CR alone are lines.
 #[test]
 fn an_engine_that_ends_lines_with_cr_plays() {
-    let out = arena(
-        &[
-            "--engine",
-            &fixture("cr"),
-            "--engine",
-            &fixture("legal"),
-            "--games",
-            "2",
-            "--turn-ms",
-            "300",
-        ],
-        Duration::from_secs(30),
-    );
+    let out = two_games(&fixture("cr"), &fixture("legal"));
     let games = game_lines(&out);
     assert_eq!(games.len(), 2, "{out}");
     for g in &games {
@@ -147,23 +135,27 @@ fn an_engine_that_ends_lines_with_cr_plays() {
     }
 }
 
+/// Two games of `a` against `b`, one with each colour, at 300 ms a move.
+fn two_games(a: &str, b: &str) -> String {
+    let args = [
+        "--engine",
+        a,
+        "--engine",
+        b,
+        "--games",
+        "2",
+        "--turn-ms",
+        "300",
+    ];
+    arena(&args, Duration::from_secs(30))
+}
+
 /// An engine that exits after its last move of a game (the game ended on the other's
 /// five) is started again for the next game, not charged with it.
 #[test]
 fn an_exit_after_a_game_is_not_charged_to_the_next() {
-    let out = arena(
-        &[
-            "--engine",
-            &format!("{} 7,7 8,7 9,7 10,7 11,7", fixture("scripted")),
-            "--engine",
-            &fixture("quitter"),
-            "--games",
-            "2",
-            "--turn-ms",
-            "300",
-        ],
-        Duration::from_secs(30),
-    );
+    let scripted = format!("{} 7,7 8,7 9,7 10,7 11,7", fixture("scripted"));
+    let out = two_games(&scripted, &fixture("quitter"));
     let games = game_lines(&out);
     assert_eq!(games.len(), 2, "{out}");
     for g in &games {

@@ -206,6 +206,14 @@ fn narrow_failures_below_a_first_four_do_not_hide_first_node_wins() {
     eprintln!("narrow first-node cases: {cases}");
 }
 
+/// `board` after the VCF line `pv` of its side to move, which must be one.
+fn played_vcf(board: &Board, id: &str, pv: &[Pos]) -> Board {
+    let mut b = board.clone();
+    let attacker = b.to_move();
+    assert!(is_vcf_line(&mut b, attacker, pv), "{id}: {pv:?}");
+    b
+}
+
 /// A win found by the root's VCF is scored by its real distance to the five: the line
 /// ends at the four that leaves two five points (or a block Black may not play), so the
 /// five comes two plies after it. Checked by playing each line out.
@@ -227,14 +235,7 @@ fn root_vcf_scores_count_the_plies_to_the_five() {
                 &AtomicBool::new(false),
                 &|_| {},
             );
-            let mut b = puzzle.board.clone();
-            let attacker = b.to_move();
-            assert!(
-                is_vcf_line(&mut b, attacker, &r.pv),
-                "{}: {:?}",
-                puzzle.id,
-                r.pv
-            );
+            let b = played_vcf(&puzzle.board, &puzzle.id, &r.pv);
             let last = *r.pv.last().unwrap();
             let ends_in_five = b.cell(last) == Cell::Empty;
             let plies = r.pv.len() + if ends_in_five { 0 } else { 2 };
@@ -277,15 +278,9 @@ fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
             )
         };
         let r = search(&puzzle.board, &late);
-        let mut b = puzzle.board.clone();
-        let attacker = b.to_move();
-        assert!(
-            is_vcf_line(&mut b, attacker, &r.pv),
-            "{}: {:?}",
-            puzzle.id,
-            r.pv
-        );
+        played_vcf(&puzzle.board, &puzzle.id, &r.pv);
         wins += 1;
+        let attacker = puzzle.board.to_move();
         // The defender to move, one of its stoppers excluded: another stopper.
         let mut board = puzzle.board.clone();
         board.set_to_move(attacker.opp());
