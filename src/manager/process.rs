@@ -36,7 +36,8 @@ pub enum ReadError {
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    /// Each line with the moment the reader thread had it whole.
+    lines: Receiver<(String, Instant)>,
     /// The program's file name, the fallback engine name.
     program: String,
 }
@@ -104,11 +105,17 @@ impl Process {
 
     /// The next line, waiting until `deadline` at most.
     pub fn read_line(&self, deadline: Instant) -> Result<String, ReadError> {
+        self.read_timed_line(deadline).map(|(line, _)| line)
+    }
+
+    /// The next line and when it arrived: a move is timed by its arrival, not by when
+    /// a busy manager thread got to read it.
+    pub fn read_timed_line(&self, deadline: Instant) -> Result<(String, Instant), ReadError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
-            Ok(line) => {
+            Ok((line, at)) => {
                 log::debug!("{} -> {}", self.program, line);
-                Ok(line)
+                Ok((line, at))
             }
             Err(RecvTimeoutError::Timeout) => Err(ReadError::Timeout),
             Err(RecvTimeoutError::Disconnected) => Err(ReadError::Closed),
@@ -199,7 +206,7 @@ pub fn parse_about_name(line: &str) -> Option<String> {
 
 /// Reader thread body: splits stdout into lines (CR, LF or CR LF), cuts very long lines,
 /// and stops at EOF, at a read error or when the receiver is gone.
-fn read_lines(stdout: impl Read, tx: SyncSender<String>) {
+fn read_lines(stdout: impl Read, tx: SyncSender<(String, Instant)>) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();
     let mut overlong = false;
@@ -230,7 +237,7 @@ fn read_lines(stdout: impl Read, tx: SyncSender<String>) {
             let text = String::from_utf8_lossy(&line).trim().to_string();
             line.clear();
             overlong = false;
-            if !text.is_empty() && tx.send(text).is_err() {
+            if !text.is_empty() && tx.send((text, Instant::now())).is_err() {
                 return;
             }
         }
@@ -238,7 +245,7 @@ fn read_lines(stdout: impl Read, tx: SyncSender<String>) {
     // A last line without newline still counts.
     let text = String::from_utf8_lossy(&line).trim().to_string();
     if !text.is_empty() {
-        let _ = tx.send(text);
+        let _ = tx.send((text, Instant::now()));
     }
 }
 
@@ -274,7 +281,7 @@ mod tests {
         let input = format!("a\r\n\nb\r7,7\r{}\nlast", "x".repeat(10_000));
         let (tx, rx) = mpsc::sync_channel(16);
         read_lines(input.as_bytes(), tx);
-        let got: Vec<String> = rx.iter().collect();
+        let got: Vec<String> = rx.iter().map(|(line, _)| line).collect();
         assert_eq!(got[..3], ["a", "b", "7,7"]);
         assert_eq!(got[3].len(), MAX_LINE_BYTES);
         assert_eq!(got[4], "last");
@@ -282,6 +289,21 @@ mod tests {
         // A CR LF split across two reads is one line end.
         let (tx, rx) = mpsc::sync_channel(16);
         read_lines(std::io::Read::chain(&b"OK\r"[..], &b"\n8,8\n"[..]), tx);
-        assert_eq!(rx.iter().collect::<Vec<_>>(), ["OK", "8,8"]);
+        assert_eq!(rx.iter().map(|(l, _)| l).collect::<Vec<_>>(), ["OK", "8,8"]);
+    }
+
+    /// A line is timed when it arrives, not when it is read.
+    #[cfg(unix)]
+    #[test]
+    fn lines_carry_their_arrival() {
+        let p = Process::spawn(&["sh".into(), "-c".into(), "echo 7,7; sleep 5".into()]).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let (line, at) = p.read_timed_line(Instant::now() + END_GRACE).unwrap();
+        assert_eq!(line, "7,7");
+        assert!(
+            at.elapsed() >= Duration::from_millis(250),
+            "{:?}",
+            at.elapsed()
+        );
     }
 }

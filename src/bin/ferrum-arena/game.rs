@@ -147,15 +147,15 @@ impl Game<'_> {
         }
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
-            match engine.read_line(deadline) {
-                Ok(line) if line.eq_ignore_ascii_case("OK") => break,
-                Ok(line) if line.to_ascii_uppercase().starts_with("ERROR") => {
+            match engine.read_timed_line(deadline) {
+                Ok((line, _)) if line.eq_ignore_ascii_case("OK") => break,
+                Ok((line, _)) if line.to_ascii_uppercase().starts_with("ERROR") => {
                     log::warn!("{} answered START with `{line}`", engine.program());
                     return Err(Reason::Crash);
                 }
                 // MESSAGE, DEBUG, noise; a line waiting is read even past the deadline,
-                // so an engine that prints without end is timed here.
-                Ok(_) if Instant::now() > deadline => return Err(Reason::TimeForfeit),
+                // so an engine that prints without end is timed by its lines' arrival.
+                Ok((_, at)) if at > deadline => return Err(Reason::TimeForfeit),
                 Ok(_) => continue,
                 Err(ReadError::Timeout) => return Err(Reason::TimeForfeit),
                 Err(ReadError::Closed) => return Err(Reason::Crash),
@@ -199,19 +199,19 @@ impl Game<'_> {
                 return Answer::Fault(Reason::Crash);
             }
         }
-        let (x, y) = loop {
-            match engine.read_line(deadline) {
-                Ok(line) => match parse_move(&line) {
-                    Some(xy) => break xy,
+        let (x, y, arrived) = loop {
+            match engine.read_timed_line(deadline) {
+                Ok((line, at)) => match parse_move(&line) {
+                    Some((x, y)) => break (x, y, at),
                     // As at START: an engine that never stops printing is timed too.
-                    None if Instant::now() > deadline => return Answer::Fault(Reason::TimeForfeit),
+                    None if at > deadline => return Answer::Fault(Reason::TimeForfeit),
                     None => continue, // MESSAGE, DEBUG and anything else is skipped
                 },
                 Err(ReadError::Timeout) => return Answer::Fault(Reason::TimeForfeit),
                 Err(ReadError::Closed) => return Answer::Fault(Reason::Crash),
             }
         };
-        let ms = start.elapsed().as_millis() as u64;
+        let ms = arrived.saturating_duration_since(start).as_millis() as u64;
         if ms > limit_ms {
             return Answer::Fault(Reason::TimeForfeit);
         }
