@@ -268,13 +268,14 @@ fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
         .step_by(5)
     {
         let puzzle = parse_puzzle(line).expect("puzzle");
-        // Two seconds into a three-second window.
+        // Ten seconds into a 70-second window: the old share (an eighth of the window
+        // from its start) is over, a share of what is left gives the tactics seconds.
         let late = Limits {
             max_depth: 1,
             ..Limits::time(
-                Instant::now() - Duration::from_secs(2),
-                Duration::from_secs(3),
-                Duration::from_secs(3),
+                Instant::now() - Duration::from_secs(10),
+                Duration::from_secs(70),
+                Duration::from_secs(70),
             )
         };
         let r = search(&puzzle.board, &late);

@@ -35,8 +35,8 @@ struct Job {
     deadline: Instant,
     /// Cancelled (the position changed): its answer is read and thrown away.
     discard: bool,
-    /// Refused (an engine without `YXNBEST`): no answer may come, and none due is no
-    /// fault.
+    /// Refused (an engine without `YXNBEST`): no answer may come, and none is no fault
+    /// to report.
     refused: bool,
 }
 
@@ -215,16 +215,17 @@ impl Session {
             }
         }
         if let Some(job) = self.job.take_if(|j| Instant::now() > j.deadline) {
-            if !job.refused {
-                // A cancelled search that did not stop is ended, and what the page asked
-                // since (a human's move: the engine's turn) goes on.
-                if !job.discard {
-                    self.auto = false;
-                    if job.kind == Kind::Move {
-                        self.game.engine_fault(Reason::TimeForfeit);
-                    }
+            // A cancelled or refused search that did not answer is ended too (its late
+            // answer would be read as the next request's), and what the page asked since
+            // (a human's move: the engine's turn) goes on.
+            if !job.discard {
+                self.auto = false;
+                if job.kind == Kind::Move {
+                    self.game.engine_fault(Reason::TimeForfeit);
                 }
-                self.engine.end();
+            }
+            self.engine.end();
+            if !job.refused {
                 out.push(messages::engine(
                     "timeout",
                     "the engine did not answer in time and was ended",

@@ -188,6 +188,17 @@ fn play_one(
             Color::White
         }
     };
+    // One that exited after its last move of an earlier game (the game ended on the
+    // other's five) is started again, not charged with this game.
+    for (side, proc) in procs.iter_mut().enumerate() {
+        if proc.as_mut().is_some_and(Process::has_exited) {
+            eprintln!(
+                "ferrum-arena: {} exited after its last game; started again",
+                config.engines[side].join(" ")
+            );
+            *proc = None;
+        }
+    }
     // (Re)start engines that crashed or timed out in an earlier game. An engine that
     // cannot be started loses this game by crash.
     for (side, proc) in procs.iter_mut().enumerate() {
@@ -228,18 +239,6 @@ fn play_one(
             1 - black
         };
         procs[side] = None;
-    }
-    // One that exited after its last move (the game ended on the other's five) is
-    // started again here, not charged with the next game.
-    for (side, proc) in procs.iter_mut().enumerate() {
-        if proc.as_mut().is_some_and(Process::has_exited) {
-            eprintln!(
-                "ferrum-arena: {} exited during game {}; started again",
-                config.engines[side].join(" "),
-                index + 1
-            );
-            *proc = None;
-        }
     }
     Ok(GameReport {
         index,
