@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::stats::{elo_with_margin, Decision, Sprt, Tally};
+use crate::stats::{elo_with_margin, pair_elo_with_margin, Decision, Sprt, Tally};
 use ferrum::board::Color;
 use ferrum::manager::referee::Verdict;
 
@@ -18,11 +18,26 @@ pub struct Totals {
     pub slowest_ms: [u64; 2],
     /// A's and B's largest peak resident memory over their processes, where known.
     pub peak_memory: [Option<u64>; 2],
+    /// Opening pairs (games 2k and 2k+1: one opening, colours swapped) by A's points
+    /// in half points, 0 to 4; and A's half points of a pair's game already in.
+    pub pairs: [u32; 5],
+    pending: BTreeMap<usize, u8>,
 }
 
 impl Totals {
-    /// Adds one game; `a_color` is the colour engine A played.
-    pub fn add(&mut self, verdict: &Verdict, a_color: Color) {
+    /// Adds game `index` (from 0); `a_color` is the colour engine A played.
+    pub fn add(&mut self, index: usize, verdict: &Verdict, a_color: Color) {
+        let half_points = match verdict.winner {
+            None => 1,
+            Some(c) if c == a_color => 2,
+            Some(_) => 0,
+        };
+        match self.pending.remove(&(index / 2)) {
+            Some(first) => self.pairs[(first + half_points) as usize] += 1,
+            None => {
+                self.pending.insert(index / 2, half_points);
+            }
+        }
         let slot = match verdict.winner {
             None => {
                 self.tally.draws += 1;
@@ -86,6 +101,17 @@ pub fn summary(names: &[String; 2], totals: &Totals, sprt: Option<&Sprt>) -> Str
         t.draws,
         signed(elo),
         unsigned(margin)
+    );
+    // The pairs show how far the games are independent: under a node limit an opening's
+    // two games often mirror each other (1-1), which the per-game interval ignores.
+    let p = &totals.pairs;
+    let pair_elo = match pair_elo_with_margin(p) {
+        Some((elo, margin)) => format!(", Elo difference {} +/- {}", signed(elo), unsigned(margin)),
+        None => String::new(),
+    };
+    out += &format!(
+        "Opening pairs by {}'s points 0, 1/2, 1, 3/2, 2: {} {} {} {} {}{pair_elo}\n",
+        names[0], p[0], p[1], p[2], p[3], p[4]
     );
     out += "Reasons:\n";
     for (kind, [a, b, d]) in &totals.reasons {
@@ -178,17 +204,18 @@ mod tests {
             game_line(7, "A", "B", &five),
             "game 7: A (black) vs B (white): 1-0 five"
         );
-        totals.add(&five, Color::Black); // A won
+        totals.add(0, &five, Color::Black); // A won
         totals.add(
+            1,
             &Verdict::loss(Color::Black, Reason::TimeForfeit),
             Color::White,
         ); // A won
-        totals.add(&Verdict::win(Color::Black, Reason::Five), Color::White); // B won
+        totals.add(3, &Verdict::win(Color::Black, Reason::Five), Color::White); // B won
         let draw = Verdict {
             winner: None,
             reason: Reason::FullBoard,
         };
-        totals.add(&draw, Color::White);
+        totals.add(2, &draw, Color::White);
         totals.add_resources([90, 120], [Some(15 << 20), None]);
         totals.add_resources([95, 80], [Some(10 << 20), None]);
         assert_eq!(
@@ -201,6 +228,9 @@ mod tests {
         assert!(text.contains("  time forfeit: 1  (lost by A 0, by B 1)"));
         assert!(text.contains("  full board: 1\n"));
         assert!(text.contains("no decision"));
+        // Games 1-2: A won both; games 3-4 (in the other order): a loss and a draw.
+        assert_eq!(totals.pairs, [0, 1, 0, 0, 1]);
+        assert!(text.contains("Opening pairs by A's points 0, 1/2, 1, 3/2, 2: 0 1 0 0 1,"));
         assert!(text.contains("Slowest answer: A 95 ms, B 120 ms\n"));
         assert!(text.contains("Peak memory: A 15.0 MiB, B unknown\n"));
     }

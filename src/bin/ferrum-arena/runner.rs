@@ -189,57 +189,70 @@ fn play_one(
         }
     };
     // One that exited after its last move of an earlier game (the game ended on the
-    // other's five) is started again, not charged with this game.
+    // other's five) is started again, not charged with this game: seen here, or when
+    // a reused process fails before the game's first move (its exit still under way).
+    let mut reused = [false; 2];
     for (side, proc) in procs.iter_mut().enumerate() {
         if proc.as_mut().is_some_and(Process::has_exited) {
-            eprintln!(
-                "ferrum-arena: {} exited after its last game; started again",
-                config.engines[side].join(" ")
-            );
             *proc = None;
         }
+        reused[side] = proc.is_some();
     }
-    // (Re)start engines that crashed or timed out in an earlier game. An engine that
-    // cannot be started loses this game by crash.
-    for (side, proc) in procs.iter_mut().enumerate() {
-        if proc.is_none() {
-            match spawn(&config.engines[side]) {
-                Ok((p, _)) => *proc = Some(p),
-                Err(e) => {
-                    eprintln!("ferrum-arena: {e:#}");
-                    let verdict = Verdict::loss(color_of(side), Reason::Crash);
-                    let stones = opening.iter().map(|&(x, y)| Stone { x, y, ms: 0 });
-                    let outcome = GameOutcome {
-                        verdict,
-                        stones: stones.collect(),
-                        broken: None,
-                        slowest_ms: [0; 2],
-                    };
-                    return Ok(GameReport {
-                        index,
-                        black,
-                        outcome,
-                        peak_memory: [None; 2],
-                    });
+    let (outcome, peak_memory) = loop {
+        // (Re)start engines that crashed or timed out in an earlier game. An engine
+        // that cannot be started loses this game by crash.
+        for (side, proc) in procs.iter_mut().enumerate() {
+            if proc.is_none() {
+                match spawn(&config.engines[side]) {
+                    Ok((p, _)) => *proc = Some(p),
+                    Err(e) => {
+                        eprintln!("ferrum-arena: {e:#}");
+                        let verdict = Verdict::loss(color_of(side), Reason::Crash);
+                        let stones = opening.iter().map(|&(x, y)| Stone { x, y, ms: 0 });
+                        let outcome = GameOutcome {
+                            verdict,
+                            stones: stones.collect(),
+                            broken: None,
+                            slowest_ms: [0; 2],
+                        };
+                        return Ok(GameReport {
+                            index,
+                            black,
+                            outcome,
+                            peak_memory: [None; 2],
+                        });
+                    }
                 }
             }
         }
-    }
-    let [Some(a), Some(b)] = procs else {
-        unreachable!("both engines were started above");
-    };
-    let engines = if black == 0 { [a, b] } else { [b, a] };
-    let outcome = crate::game::play(&config.settings, &opening, engines)?;
-    let peak_memory = [0, 1].map(|side| procs[side].as_ref().and_then(Process::peak_memory));
-    if let Some(color) = outcome.broken {
-        // Killed at once: it crashed, or it is still thinking past its time.
-        let side = if color == Color::Black {
-            black
-        } else {
-            1 - black
+        let [Some(a), Some(b)] = procs else {
+            unreachable!("both engines were started above");
         };
-        procs[side] = None;
-    }
+        let engines = if black == 0 { [a, b] } else { [b, a] };
+        let outcome = crate::game::play(&config.settings, &opening, engines)?;
+        let peak_memory = [0, 1].map(|side| procs[side].as_ref().and_then(Process::peak_memory));
+        let broken_side = outcome.broken.map(|color| {
+            if color == Color::Black {
+                black
+            } else {
+                1 - black
+            }
+        });
+        if let Some(side) = broken_side {
+            // Killed at once: it crashed, or it is still thinking past its time.
+            procs[side] = None;
+            let before_any_move = outcome.stones.len() == opening.len();
+            if reused[side] && before_any_move && outcome.verdict.reason == Reason::Crash {
+                eprintln!(
+                    "ferrum-arena: {} had exited after its last game; started again",
+                    config.engines[side].join(" ")
+                );
+                reused[side] = false;
+                continue;
+            }
+        }
+        break (outcome, peak_memory);
+    };
     Ok(GameReport {
         index,
         black,
@@ -263,7 +276,7 @@ fn record(
     } else {
         Color::White
     };
-    totals.add(verdict, a_color);
+    totals.add(report.index, verdict, a_color);
     let slowest = &report.outcome.slowest_ms;
     totals.add_resources(
         [slowest[a_color.idx()], slowest[a_color.opp().idx()]],
