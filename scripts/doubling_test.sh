@@ -11,15 +11,18 @@
 # run. DIR receives classical/ (the games), own/ (OWN_GAMES games of `renju-gen0-3m`, seed
 # 301, and of `renju-gen1`, seed 302, at 10000 nodes a move, from openings no game of
 # classical/ had), curve/ (learning_curve.sh with SHARES "0.5 1": the networks,
-# curve.txt with their losses on the held-out games and on each own set), match.txt (all data against half, 200 ms a move, GAMES games on
-# the first GAMES/2 openings of openings/renju15-test.txt) and verdict.txt. Environment:
+# curve.txt with their losses on the held-out games and on each own set), match.txt
+# (all data against half, 200 ms a move, GAMES games on the first GAMES/2 openings of
+# openings/renju15-test.txt) and verdict.txt. Environment:
 # CHUNKS (380), CHUNK (games a chunk, 1000), OWN_GAMES (2000), GAMES (400), THREADS
 # (every core), BIN and ARENA (`pbrain-ferrum` and `ferrum-arena`: default, a release
-# build of this tree).
+# build of this tree). The builds, these scripts, nets/ and the openings are copied into
+# DIR the first time and the run reads only those (the tree may change under it); a
+# resumed run with other sizes than DIR/stamp.txt records is refused.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 mkdir -p "$1"
@@ -33,6 +36,24 @@ if [ ! -x "$dir/pbrain-ferrum" ]; then
     if [ -z "${BIN:-}" ] || [ -z "${ARENA:-}" ]; then cargo build --release --quiet; fi
     cp "${BIN:-target/release/pbrain-ferrum}" "$dir/pbrain-ferrum"
     cp "${ARENA:-target/release/ferrum-arena}" "$dir/ferrum-arena"
+fi
+stamp="CHUNKS=$chunks CHUNK=${CHUNK:-1000} OWN_GAMES=$own_games GAMES=$games"
+if [ ! -f "$dir/stamp.txt" ]; then echo "$stamp" >"$dir/stamp.txt"; fi
+if [ "$(cat "$dir/stamp.txt")" != "$stamp" ]; then
+    echo "$dir was begun with $(cat "$dir/stamp.txt"), not $stamp" >&2
+    exit 2
+fi
+# The run goes on from its own copy of what it reads, so that an edit, a pull or a
+# rewritten network in the tree changes nothing under a run of many sessions.
+if [ "$root" != "$dir/tree" ]; then
+    if [ ! -d "$dir/tree" ]; then
+        rm -rf "$dir/tree.part"
+        mkdir -p "$dir/tree.part/tests/data"
+        cp -r scripts openings nets "$dir/tree.part/"
+        cp -r tests/data/openings "$dir/tree.part/tests/data/"
+        mv "$dir/tree.part" "$dir/tree"
+    fi
+    exec bash "$dir/tree/scripts/doubling_test.sh" "$dir"
 fi
 play=(--rule renju --nodes 10000 --balance-nodes 10000 --exclude openings/renju15-test.txt
     --exclude tests/data/openings/renju26.txt --threads "$threads")

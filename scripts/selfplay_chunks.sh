@@ -12,7 +12,7 @@
 # one uncut run only when those are all there. The options go to `pbrain-ferrum
 # selfplay` (--rule, --seed, --nodes, --exclude, --threads...; not --first, --games or
 # --out). Environment: CHUNK (games per chunk, default 1000), UNTIL (a time `date -d`
-# reads: no chunk starts after it), ENGINE (options before `selfplay`: `--eval classical`
+# reads: no chunk starts after it, and the script then exits 3), ENGINE (options before `selfplay`: `--eval classical`
 # for the classical evaluation's games, `--net FILE` for another network's than the
 # built-in one), BIN (the engine binary, default a fresh release build of this tree,
 # copied into DIR so that a rebuild changes nothing under the run).
@@ -37,7 +37,8 @@ for ((k = from; k <= to; k++)); do
     if [ -f "$file" ]; then continue; fi
     if [ -n "$until_epoch" ] && [ "$(date +%s)" -ge "$until_epoch" ]; then
         echo "stopped before chunk $k: past $UNTIL"
-        exit 0
+        # Not 0: a caller must not go on as if every chunk were there.
+        exit 3
     fi
     rm -f "$file.part"
     earlier=()

@@ -1,7 +1,7 @@
 //! The scripts of the long training experiments, on tiny data: `learning_curve.sh`'s
 //! extra columns must be each network's own score on each set, and a second run must
 //! train nothing again; `doubling_test.sh` must go from nothing to its verdict and,
-//! run again, redo none of its steps.
+//! run again, redo none of its steps, and refuse to go on with other sizes.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -157,5 +157,19 @@ fn doubling_test_goes_from_nothing_to_its_verdict_and_resumes() {
         &dir.join("verdict.txt"),
     );
     assert!(!again.contains("chunk "), "played again: {again}");
+    // The run reads its own copy of the scripts and networks, and refuses other sizes.
+    assert!(dir.join("tree/scripts/selfplay_chunks.sh").is_file());
+    assert!(dir.join("tree/nets/renju-gen1.frnn").is_file());
+    let mut bigger = env;
+    bigger[0] = ("CHUNKS", "3");
+    let out = script("doubling_test.sh", &bigger)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "a run begun with 2 chunks went on with 3"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CHUNKS=2"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,8 @@
 //! `scripts/selfplay_chunks.sh`, the resumable chunked self-play: its chunks must hold
 //! exactly the games of one uncut `selfplay` run of the same seed (as the data format's
 //! reader reads them), a second call must leave written chunks alone and play only the
-//! missing ones, and an unfinished `.part` chunk must be played again from its start.
+//! missing ones, and an unfinished `.part` chunk must be played again from its start;
+//! a run stopped by `UNTIL` before its last chunk must fail, so that no caller goes on.
 
 use ferrum::selfplay::format::{read_games, GameRecord};
 use std::path::Path;
@@ -79,5 +80,28 @@ fn chunks_are_one_run_cut_and_resume() {
         .collect();
     assert!(!cut.is_empty());
     assert_eq!(cut, games(&whole), "the chunks differ from the uncut run");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_run_stopped_by_until_fails() {
+    let dir = std::env::temp_dir().join(format!("ferrum-selfplay-until-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/selfplay_chunks.sh"
+        ))
+        .arg(&dir)
+        .args(["c", "0", "1"])
+        .args(OPTIONS)
+        .env("CHUNK", "2")
+        .env("BIN", FERRUM)
+        .env("UNTIL", "2000-01-01")
+        .output()
+        .expect("bash runs");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("stopped before chunk 0"));
+    assert!(!dir.join("c-000.frsp").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
