@@ -35,7 +35,8 @@ pub struct Cli {
     /// program's file name; equal names get -1 / -2)
     #[arg(long = "name", value_name = "NAME")]
     names: Vec<String>,
-    /// 0 freestyle, 1 standard, 4 renju, 8 caro, 9 caro exact five
+    /// freestyle, standard, renju, caro or caro-exact, or its Gomocup number (0, 1, 4, 8,
+    /// 9)
     #[arg(long, value_name = "R", default_value_t = 0, value_parser = rule)]
     rule: i64,
     /// Board size 5..32
@@ -86,11 +87,10 @@ pub struct Cli {
     replay_sgf: Option<PathBuf>,
 }
 
+/// A rule by name or Gomocup number (`Rule::parse`, as every tool reads it), kept as the
+/// number the engines are sent.
 fn rule(s: &str) -> Result<i64, String> {
-    match s.trim().parse() {
-        Ok(r @ (0 | 1 | 4 | 8 | 9)) => Ok(r),
-        _ => Err("must be 0, 1, 4, 8 or 9".into()),
-    }
+    ferrum::board::Rule::parse(s.trim()).map(|r| r.gomocup_value())
 }
 
 fn size(s: &str) -> Result<usize, String> {
@@ -239,7 +239,16 @@ mod tests {
     #[test]
     fn bad_options() {
         assert!(parse(&args("--engine a")).is_err());
-        assert!(parse(&args("--engine a --engine b --rule 3")).is_err());
+        assert!(parse(&args("--engine a --engine b --rule 16")).is_err());
+        assert!(parse(&args("--engine a --engine b --rule gomoku9")).is_err());
+        for (name, number) in [("renju", 4), ("Caro-Exact", 9), ("standard", 1), ("8", 8)] {
+            let Ok(Command::Match(c)) =
+                parse(&args(&format!("--engine a --engine b --rule {name}")))
+            else {
+                panic!("--rule {name} refused")
+            };
+            assert_eq!(c.settings.rule, number);
+        }
         assert!(parse(&args("--engine a --engine b --turn-ms 0")).is_err());
         assert!(parse(&args("--engine a --engine b --bogus")).is_err());
         assert!(parse(&args("--engine a --engine b --games")).is_err());

@@ -149,13 +149,15 @@ pub fn summary(names: &[String; 2], totals: &Totals, sprt: Option<&Sprt>) -> Str
             Some(Decision::H1) => "H1 accepted",
             None => "no decision",
         };
+        let (llr, model) = sprt.llr(t, &totals.pairs);
         out += &format!(
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} bounds [{:.3}, {:.3}]: {decision}\n",
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.3} ({}) bounds [{:.3}, {:.3}]: {decision}\n",
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
             sprt.beta,
-            sprt.llr(t),
+            llr,
+            model.name(),
             lower,
             upper
         );

@@ -283,7 +283,7 @@ fn record(
         report.peak_memory,
     );
     if let (Some(sprt), None) = (&config.sprt, totals.decision) {
-        totals.decision = sprt.decision(&totals.tally);
+        totals.decision = sprt.decision(&totals.tally, &totals.pairs);
     }
     let number = report.index + 1;
     if !config.quiet {

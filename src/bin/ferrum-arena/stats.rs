@@ -85,6 +85,15 @@ pub fn elo_with_margin(t: &Tally) -> (f64, f64) {
 /// an opening's two games as one. `None` with fewer than two kinds of pair (no variance
 /// to speak of).
 pub fn pair_elo_with_margin(pairs: &[u32; 5]) -> Option<(f64, f64)> {
+    let (n, mu, var) = pair_moments(pairs)?;
+    let se = (var / n).sqrt();
+    let margin = (elo_from_score(mu + Z_975 * se) - elo_from_score(mu - Z_975 * se)) / 2.0;
+    Some((elo_from_score(mu), margin))
+}
+
+/// The number of pairs, their mean score (a pair's points / 2) and its variance; `None`
+/// with fewer than two kinds of pair.
+fn pair_moments(pairs: &[u32; 5]) -> Option<(f64, f64, f64)> {
     if pairs.iter().filter(|&&c| c > 0).count() < 2 {
         return None;
     }
@@ -95,9 +104,7 @@ pub fn pair_elo_with_margin(pairs: &[u32; 5]) -> Option<(f64, f64)> {
         .map(|k| pairs[k] as f64 * (score(k) - mu).powi(2))
         .sum::<f64>()
         / n;
-    let se = (var / n).sqrt();
-    let margin = (elo_from_score(mu + Z_975 * se) - elo_from_score(mu - Z_975 * se)) / 2.0;
-    Some((elo_from_score(mu), margin))
+    Some((n, mu, var))
 }
 
 /// The SPRT's two hypotheses and error rates.
@@ -144,36 +151,44 @@ impl Sprt {
         )
     }
 
-    /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), trinomial model.
+    /// Log-likelihood ratio of H1 (elo1) against H0 (elo0), and the model it came
+    /// from: opening pairs (`pairs`, as [`pair_elo_with_margin`] counts them) once two
+    /// kinds of pair are in, else single games (`t`).
     ///
     /// The GSPRT approximation of Michel Van den Bergh, "A simple approximation of the
-    /// GSPRT" (http://hardy.uhasselt.be/Toga/GSPRT_approximation.pdf), the formula of
-    /// c-chess-cli and c-gomoku-cli (`sprt.cpp`):
+    /// GSPRT" (http://hardy.uhasselt.be/Toga/GSPRT_approximation.pdf), for any score
+    /// distribution with mean `mu` and variance `var` over `N` observations:
     ///
-    /// `LLR = (s1 - s0) * (2 * sum - (s0 + s1) * N) / (2 * var)`
+    /// `LLR = N (s1 - s0)(2 mu - s0 - s1) / (2 var)`
     ///
-    /// with `s0`, `s1` the scores expected under elo0 / elo1 ([`score_from_elo`]),
-    /// `sum` the points of A over `N` games and `var` the per-game score variance.
-    /// (Equivalently `N (s1 - s0)(2 mu - s0 - s1) / (2 var)` with `mu = sum / N`.)
-    /// As in c-gomoku-cli it is 0 until two of W, L, D are non-zero (no variance to
-    /// speak of before that).
-    pub fn llr(&self, t: &Tally) -> f64 {
-        let nonzero = [t.wins, t.losses, t.draws]
+    /// with `s0`, `s1` the scores expected under elo0 / elo1 ([`score_from_elo`]). Per
+    /// game (trinomial: win, draw, loss) it is the formula of c-chess-cli and
+    /// c-gomoku-cli (`sprt.cpp`); per pair (pentanomial: 0 to 2 points, fishtest's
+    /// model) it counts an opening's two games as one observation, whose variance is
+    /// what the test needs when the two games depend on each other: with a strong
+    /// first-move advantage most pairs split 1-1, and the per-game variance
+    /// overstates the noise. Each model gives 0 until two kinds of result are in
+    /// (no variance to speak of before that).
+    pub fn llr(&self, t: &Tally, pairs: &[u32; 5]) -> (f64, Model) {
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        let gsprt = |n: f64, mu: f64, var: f64| n * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * var);
+        if let Some((n, mu, var)) = pair_moments(pairs) {
+            return (gsprt(n, mu, var), Model::Pairs);
+        }
+        let kinds = [t.wins, t.losses, t.draws]
             .iter()
             .filter(|&&c| c > 0)
             .count();
         let var = t.variance();
-        if nonzero < 2 || var <= 0.0 {
-            return 0.0;
+        if kinds < 2 || var <= 0.0 {
+            return (0.0, Model::Games);
         }
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        let n = t.games() as f64;
-        (s1 - s0) * (2.0 * t.points() - (s0 + s1) * n) / (2.0 * var)
+        (gsprt(t.games() as f64, t.score(), var), Model::Games)
     }
 
     /// The decision once the LLR crosses a bound.
-    pub fn decision(&self, t: &Tally) -> Option<Decision> {
-        let llr = self.llr(t);
+    pub fn decision(&self, t: &Tally, pairs: &[u32; 5]) -> Option<Decision> {
+        let (llr, _) = self.llr(t, pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
             Some(Decision::H1)
@@ -185,9 +200,29 @@ impl Sprt {
     }
 }
 
+/// What an LLR was computed from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Model {
+    /// Opening pairs, five outcomes.
+    Pairs,
+    /// Single games: win, draw, loss.
+    Games,
+}
+
+impl Model {
+    pub fn name(self) -> &'static str {
+        match self {
+            Model::Pairs => "pentanomial, by opening pairs",
+            Model::Games => "trinomial, by games",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const NO_PAIRS: [u32; 5] = [0; 5];
 
     fn close(a: f64, b: f64, eps: f64) -> bool {
         (a - b).abs() < eps
@@ -256,34 +291,60 @@ mod tests {
             losses: 5,
             draws: 5,
         };
-        assert!(close(sprt.llr(&t), 0.197225, 1e-5), "{}", sprt.llr(&t));
-        assert_eq!(sprt.decision(&t), None);
+        assert!(close(sprt.llr(&t, &NO_PAIRS).0, 0.197225, 1e-5));
+        assert_eq!(sprt.decision(&t, &NO_PAIRS), None);
         // 30-10-0: 0.74524 (0.014387 * (60 - 40.57548) / (2 * 0.1875)).
         let t = Tally {
             wins: 30,
             losses: 10,
             draws: 0,
         };
-        assert!(close(sprt.llr(&t), 0.745237, 1e-5));
+        assert!(close(sprt.llr(&t, &NO_PAIRS).0, 0.745237, 1e-5));
         // Many wins: H1; many losses: H0; a single kind of result: no LLR yet.
         let good = Tally {
             wins: 300,
             losses: 100,
             draws: 0,
         };
-        assert_eq!(sprt.decision(&good), Some(Decision::H1));
+        assert_eq!(sprt.decision(&good, &NO_PAIRS), Some(Decision::H1));
         let bad = Tally {
             wins: 100,
             losses: 300,
             draws: 0,
         };
-        assert_eq!(sprt.decision(&bad), Some(Decision::H0));
+        assert_eq!(sprt.decision(&bad, &NO_PAIRS), Some(Decision::H0));
         let only_wins = Tally {
             wins: 50,
             ..Tally::default()
         };
-        assert_eq!(sprt.llr(&only_wins), 0.0);
+        assert_eq!(sprt.llr(&only_wins, &NO_PAIRS), (0.0, Model::Games));
         assert!(Sprt::parse("10,0,0.05,0.05").is_none());
+        // Pairs take over once two kinds are in: [0, 0, 6, 2, 2] has mu 0.65, var 0.04
+        // over 10 pairs: 10 (0.014387)(1.3 - 1.014387) / 0.08 = 0.51365, where the same
+        // games' W-L-D (one way the pairs may have split: 12-6-2, LLR 0.2029) give less.
+        let pairs = [0, 0, 6, 2, 2];
+        let (llr, model) = sprt.llr(
+            &Tally {
+                wins: 12,
+                losses: 6,
+                draws: 2,
+            },
+            &pairs,
+        );
+        assert!(close(llr, 0.513646, 1e-5) && model == Model::Pairs, "{llr}");
+        let games = sprt
+            .llr(
+                &Tally {
+                    wins: 12,
+                    losses: 6,
+                    draws: 2,
+                },
+                &NO_PAIRS,
+            )
+            .0;
+        assert!(close(games, 0.202922, 1e-5), "{games}");
+        // One kind of pair only (every pair split): the games decide, as before.
+        assert_eq!(sprt.llr(&t, &[0, 0, 20, 0, 0]).1, Model::Games);
         assert!(Sprt::parse("0,10,0.05").is_none());
     }
 }
