@@ -21,6 +21,23 @@ const POLL: Duration = Duration::from_millis(20);
 const BURST: f64 = 40.0;
 const PER_SECOND: f64 = 20.0;
 
+/// When a silent page is pinged, and when one that answers nothing, not even a ping,
+/// is taken for gone: a page whose machine slept or lost the network sends no close,
+/// and would hold its engine and one of the few page slots for good. A browser answers
+/// pings by itself, so a page left open, however long, stays.
+#[derive(Debug, Clone, Copy)]
+pub struct Keepalive {
+    pub ping_after: Duration,
+    pub gone_after: Duration,
+}
+
+impl Keepalive {
+    pub const DEFAULT: Keepalive = Keepalive {
+        ping_after: Duration::from_secs(20),
+        gone_after: Duration::from_secs(60),
+    };
+}
+
 /// A token bucket: floods are dropped, with one error a second at most.
 struct RateLimit {
     tokens: f64,
@@ -58,8 +75,9 @@ impl RateLimit {
     }
 }
 
-/// Serves the page on `stream` (the handshake already answered) until it closes.
-pub fn run(stream: TcpStream, early: Vec<u8>, engine: Vec<String>) {
+/// Serves the page on `stream` (the handshake already answered) until it closes or
+/// falls silent past `keepalive`.
+pub fn run(stream: TcpStream, early: Vec<u8>, engine: Vec<String>, keepalive: Keepalive) {
     if stream.set_read_timeout(Some(POLL)).is_err()
         || stream
             .set_write_timeout(Some(Duration::from_secs(5)))
@@ -74,11 +92,26 @@ pub fn run(stream: TcpStream, early: Vec<u8>, engine: Vec<String>) {
     let mut session = Session::new(engine);
     let mut limit = RateLimit::new();
     let mut out = session.hello();
+    let (mut heard, mut pinged) = (Instant::now(), None);
     loop {
         if !send(&mut ws, &mut out) {
             break;
         }
-        match ws.read() {
+        let silent = heard.elapsed();
+        if silent >= keepalive.gone_after {
+            break;
+        }
+        if silent >= keepalive.ping_after && pinged.is_none_or(|t: Instant| t < heard) {
+            if ws.send(Message::Ping(Vec::new().into())).is_err() {
+                break;
+            }
+            pinged = Some(Instant::now());
+        }
+        let read = ws.read();
+        if read.is_ok() {
+            heard = Instant::now();
+        }
+        match read {
             Ok(Message::Text(text)) => match limit.take() {
                 Ok(()) => out.extend(session.handle(text.as_str())),
                 Err(true) => out.push(messages::error("too many messages: some were dropped")),
@@ -114,4 +147,70 @@ fn send(ws: &mut WebSocket<TcpStream>, out: &mut Vec<Value>) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+    use std::sync::mpsc;
+
+    const SHORT: Keepalive = Keepalive {
+        ping_after: Duration::from_millis(100),
+        gone_after: Duration::from_millis(400),
+    };
+
+    /// A served page's socket pair; the server side runs on its own thread and reports
+    /// how long it served.
+    fn page() -> (TcpStream, mpsc::Receiver<Duration>) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            run(
+                server,
+                Vec::new(),
+                vec!["/nonexistent/engine".into()],
+                SHORT,
+            );
+            let _ = tx.send(start.elapsed());
+        });
+        (client, rx)
+    }
+
+    #[test]
+    fn a_page_that_answers_nothing_is_taken_for_gone() {
+        let (_client, served) = page();
+        let time = served
+            .recv_timeout(Duration::from_secs(10))
+            .expect("still served");
+        assert!(time >= SHORT.gone_after, "{time:?}");
+    }
+
+    #[test]
+    fn a_page_that_answers_pings_stays() {
+        let (client, served) = page();
+        client.set_read_timeout(Some(POLL)).unwrap();
+        let mut ws = WebSocket::from_raw_socket(client, Role::Client, None);
+        let (start, mut pings) = (Instant::now(), 0);
+        while start.elapsed() < SHORT.gone_after * 3 {
+            // Reading answers the server's pings.
+            if let Ok(Message::Ping(_)) = ws.read() {
+                pings += 1;
+            }
+            let _ = ws.flush();
+        }
+        assert!(pings >= 2, "{pings} pings");
+        assert!(
+            served.try_recv().is_err(),
+            "a page that answered was dropped"
+        );
+        let _ = ws.close(None);
+        let _ = ws.flush();
+        served
+            .recv_timeout(Duration::from_secs(10))
+            .expect("closed");
+    }
 }

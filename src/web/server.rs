@@ -119,7 +119,7 @@ fn handle(
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n"
         );
         if stream.write_all(reply.as_bytes()).is_ok() {
-            connection::run(stream, head.rest, engine);
+            connection::run(stream, head.rest, engine, connection::Keepalive::DEFAULT);
         }
         return;
     }
