@@ -174,7 +174,13 @@ pub fn search(
         elapsed: limits.start.elapsed(),
         pv,
     };
-    if let Some(p) = fallback.filter(|_| fallback_is_final(&root)) {
+    if root.move_count() == 0 && root.candidates().next().is_none() {
+        // An empty board has nothing to search: the centre, or the cell nearest it
+        // that the limits leave (multi-PV's later lines exclude the earlier moves).
+        let p = movegen::legal_move_nearest_centre_but(&mut root, &limits.exclude);
+        return finish(p, 0, 0, p.into_iter().collect());
+    }
+    if let Some(p) = fallback.filter(|p| fallback_is_final(&root) && !limits.exclude.contains(p)) {
         let us = root.to_move();
         let score = if root.is_win_move(us, p) {
             score::win_in(1)
@@ -307,11 +313,9 @@ pub fn quick_move(board: &mut Board) -> Option<Pos> {
     }
 }
 
-/// Whether the quick move is the only sensible one (a win, or a forced block).
+/// Whether the quick move is the only sensible one (a five to complete).
 fn fallback_is_final(board: &Board) -> bool {
-    let us = board.to_move();
-    board.threat_count(us, Threat::FIVE) > 0
-        || board.move_count() == 0 && board.candidates().next().is_none()
+    board.threat_count(board.to_move(), Threat::FIVE) > 0
 }
 
 #[cfg(test)]

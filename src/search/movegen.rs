@@ -174,12 +174,20 @@ pub fn any_legal_move(board: &mut Board) -> Option<Pos> {
 
 /// The legal move of the side to move nearest the centre; `None` when it has none.
 pub fn legal_move_nearest_centre(board: &mut Board) -> Option<Pos> {
+    legal_move_nearest_centre_but(board, &[])
+}
+
+/// The legal move of the side to move nearest the centre that is not in `excluded`.
+pub fn legal_move_nearest_centre_but(board: &mut Board, excluded: &[Pos]) -> Option<Pos> {
     let us = board.to_move();
     let centre = board.center();
     let dist = |p: Pos| {
         (p.x() as i64 - centre.x() as i64).abs() + (p.y() as i64 - centre.y() as i64).abs()
     };
-    let mut by_centre: Vec<Pos> = board.all_cells().filter(|&p| board.is_empty(p)).collect();
+    let mut by_centre: Vec<Pos> = board
+        .all_cells()
+        .filter(|&p| board.is_empty(p) && !excluded.contains(&p))
+        .collect();
     by_centre.sort_by_key(|&p| dist(p));
     by_centre.into_iter().find(|&p| board.is_legal(us, p))
 }
