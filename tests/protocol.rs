@@ -1580,3 +1580,33 @@ fn version_and_help_options() {
         );
     }
 }
+
+/// Input that ends before the answer (`printf 'START 15\nBEGIN\n' | pbrain-ferrum`):
+/// the move and the lines queued behind it are still answered, then the engine exits.
+#[test]
+fn end_of_input_answers_what_was_asked() {
+    let start = std::time::Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .env_remove("FERRUM_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            stdin.write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\nTURN 8,8\nABOUT\n")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("running the engine");
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| !l.starts_with("MESSAGE"))
+        .collect();
+    assert_eq!(lines.len(), 4, "stdout: {stdout}");
+    assert_eq!(lines[..2], ["OK", "7,7"], "stdout: {stdout}");
+    assert!(parse_move_strict(lines[2]).is_some(), "stdout: {stdout}");
+    assert!(lines[3].starts_with("name="), "stdout: {stdout}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+}

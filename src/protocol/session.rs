@@ -84,6 +84,8 @@ pub struct Session {
     searches_started: u64,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
+    /// Standard input has ended: the engine exits once what was asked is answered.
+    input_ended: bool,
     /// Changes to the engine not made yet, shared with the jobs (`with_engine`).
     engine_changes: Arc<Mutex<EngineChanges>>,
     log: LogSink,
@@ -168,6 +170,7 @@ impl Session {
             search: None,
             searches_started: 0,
             pending: VecDeque::new(),
+            input_ended: false,
             engine_changes: Arc::default(),
             log,
             log_explicit,
@@ -176,6 +179,12 @@ impl Session {
 
     pub fn run(mut self, events: Receiver<Event>) -> ! {
         loop {
+            // Piped input (`echo ... | pbrain-ferrum`) ends before its move is found:
+            // the running search and the lines queued behind it are answered first,
+            // each within its own limits (END still exits at once).
+            if self.input_ended && self.search.is_none() {
+                self.exit();
+            }
             // Checked before each event too: a search that keeps sending news (realtime
             // lines) would otherwise postpone the timeout.
             if self
@@ -211,7 +220,7 @@ impl Session {
                         self.handle_line(&text, at);
                     }
                 }
-                Event::Eof => self.exit(),
+                Event::Eof => self.input_ended = true,
                 Event::Job(id, e) => {
                     if self.search.as_ref().is_some_and(|r| r.id == id) {
                         self.job_event(e);
