@@ -1514,6 +1514,35 @@ fn threads_option() {
     let _ = std::fs::remove_file(&log);
     assert!(logged.contains("search threads: 1"), "log: {logged}");
 
+    // INFO thread_num: no more than the cores, whatever the manager passes on.
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["--threads", "1", "--log"])
+        .arg(&log)
+        .env_remove("FERRUM_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            let mut stdin = child.stdin.take().expect("piped stdin");
+            stdin.write_all(
+                b"INFO thread_num 100000
+END
+",
+            )?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("running the engine");
+    assert!(out.status.success());
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    let last = logged.lines().rfind(|l| l.contains("search threads: "));
+    assert!(
+        last.is_some_and(|l| l.ends_with(&format!("search threads: {cores}"))),
+        "log: {logged}"
+    );
+
     for bad in ["0", "x"] {
         let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
             .args(["--threads", bad])

@@ -50,7 +50,14 @@ impl Session {
                 self.size_tt();
             }
             ("thread_num", Some(v)) => {
-                let n = if v > 0 { v as usize } else { default_threads() };
+                // No more than the cores: a manager passes on what its user typed, and
+                // 256 threads on 2 cores missed the deadline without one iteration.
+                let n = if v > 0 {
+                    (v as usize).min(default_threads())
+                } else {
+                    default_threads()
+                };
+                log::info!("search threads: {n}");
                 self.with_engine(move |engine| engine.set_threads(n));
                 // Each thread has a solver table of its own, within max_memory.
                 if self.max_memory > 0 {
