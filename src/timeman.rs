@@ -59,6 +59,17 @@ impl TimeControl {
         self.spent_ms = 0;
     }
 
+    /// The manager's `timeout_match` (0: none). A different match limit voids the last
+    /// `time_left`, which belonged to the old one (a new game under other time).
+    pub fn set_match(&mut self, ms: i64) {
+        let match_ms = (ms > 0).then_some(ms as u64);
+        if match_ms != self.match_ms {
+            self.left_ms = None;
+            self.spent_ms = 0;
+        }
+        self.match_ms = match_ms;
+    }
+
     /// An answer on the game's clock took `elapsed` (from the command's arrival).
     pub fn spend(&mut self, elapsed: Duration) {
         self.spent_ms = self.spent_ms.saturating_add(elapsed.as_millis() as u64);
@@ -194,6 +205,21 @@ mod tests {
             s.update(d, 1, 0);
         }
         assert_eq!(s.soft(hard, hard), hard);
+    }
+
+    #[test]
+    fn a_new_match_limit_voids_the_old_time_left() {
+        let mut tc = TimeControl::default();
+        tc.set_match(10_000);
+        tc.set_left(300);
+        let short = tc.budget(200).hard;
+        // The same limit again (a manager that repeats it) keeps time_left.
+        tc.set_match(10_000);
+        assert_eq!(tc.budget(200).hard, short);
+        // The next game under a turn limit only: time_left no longer applies.
+        tc.set_match(0);
+        tc.turn_ms = Some(2000);
+        assert_eq!(tc.budget(200).hard, Duration::from_millis(1900));
     }
 
     #[test]

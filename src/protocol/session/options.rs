@@ -38,7 +38,7 @@ impl Session {
         let int = value.trim().parse::<i64>().ok();
         match (key, int) {
             ("timeout_turn", Some(v)) => self.time.turn_ms = Some(v.max(0) as u64),
-            ("timeout_match", Some(v)) => self.time.match_ms = (v > 0).then_some(v as u64),
+            ("timeout_match", Some(v)) => self.time.set_match(v),
             ("time_left", Some(v)) => self.time.set_left(v),
             // A negative size is no size: ignored, not read as 0 (no limit).
             ("max_memory", Some(v)) if v >= 0 => {
