@@ -470,3 +470,56 @@ fn caro_fours_with_several_answers() {
         b.undo();
     }
 }
+
+/// A three is real only through a straight four that holds the new stone: at 9,7 Black
+/// makes two threes, the row's (8-10, whose four points 7,7 and 11,7 are double fours)
+/// is not real, so 9,7 is legal, although an older Black three on the same row
+/// (2-4) has a straight four at 5,7. Found in review (session 91), checked with the
+/// `renju` package (the Gomocup referee's algorithm): legal.
+#[test]
+fn a_three_is_real_only_through_its_own_straight_four() {
+    let mut board = Board::new(15, 15, Rule::Renju).unwrap();
+    let black = [
+        (2, 7),
+        (3, 7),
+        (4, 7),
+        (8, 7),
+        (10, 7),
+        (7, 8),
+        (7, 9),
+        (7, 10),
+        (11, 8),
+        (11, 9),
+        (11, 10),
+        (9, 5),
+        (9, 6),
+        (14, 2),
+        (8, 8),
+    ];
+    let white = [
+        (7, 11),
+        (11, 11),
+        (0, 0),
+        (14, 0),
+        (0, 14),
+        (14, 14),
+        (1, 13),
+        (13, 13),
+        (10, 6),
+        (11, 5),
+        (12, 4),
+        (13, 1),
+    ];
+    for (stones, color) in [(&black[..], Color::Black), (&white[..], Color::White)] {
+        for &(x, y) in stones {
+            board.make(board.pos(x, y).unwrap(), color);
+        }
+    }
+    board.set_to_move(Color::Black);
+    let forbidden: Vec<(usize, usize)> = board
+        .forbidden_points()
+        .into_iter()
+        .map(|p| (p.x(), p.y()))
+        .collect();
+    assert_eq!(forbidden, [(9, 8)], "{}", board.diagram());
+}

@@ -5,7 +5,7 @@
 
 use super::pattern::Pattern;
 use super::pattern_board::Board;
-use super::types::{Color, Pos, DIRS};
+use super::types::{Cell, Color, Pos, DIRS};
 
 /// Whether `p` is a forbidden point for `us` (renju Black's are never played or
 /// searched); cheap where the rule forbids nothing or no line there needs the check.
@@ -72,23 +72,26 @@ impl Board {
     }
 
     /// How many of the threes Black makes at `p` (in `dirs`) are real: after the
-    /// stone, some point on that line makes a straight four and is not forbidden.
+    /// stone, a point on that line makes a straight four with `p` in it and is not
+    /// forbidden. Such a point is the first empty cell each way past `p`'s stones: a
+    /// straight four further out, of an older three on the same line, is not `p`'s.
     fn real_three_count(&mut self, p: Pos, dirs: &[usize]) -> usize {
         self.make(p, Color::Black);
         let mut real = 0;
         for &d in dirs {
             let step = DIRS[d];
-            let mut found = false;
-            for k in (-4..=4).filter(|&k| k != 0) {
-                let e = p.offset(k * step);
-                if self.is_empty(e)
+            let found = [-1, 1].into_iter().any(|sign| {
+                let mut e = p.offset(sign * step);
+                for _ in 0..4 {
+                    if self.cell(e) != Cell::Black {
+                        break;
+                    }
+                    e = e.offset(sign * step);
+                }
+                self.is_empty(e)
                     && self.pattern(Color::Black, e, d) == Pattern::F4
                     && !self.is_forbidden(e)
-                {
-                    found = true;
-                    break;
-                }
-            }
+            });
             if found {
                 real += 1;
             }
