@@ -11,15 +11,16 @@
 # net.frnn, the training report train.txt and the match match.txt. Environment: RULE
 # (freestyle, standard or renju; default freestyle), SIZE (default 15), GAMES (default
 # 2000), NODES per move (default 20000), SEED (default 1),
-# EPOCHS (default 3, 2 with NET), TURN_MS of the match (default 100), MATCH_GAMES
-# (default 200), THREADS (default: every core), NET (the previous generation's network:
-# the self-play searches with it, into a new DIR, training goes on from its weights and
-# the match is against it; unset for generation 0, the classical evaluation's games).
+# EPOCHS (default 3, 2 with NET), HOLDOUT (one game in N held out, default 20), TURN_MS
+# of the match (default 100), MATCH_GAMES (default 200), THREADS (default: every core),
+# NET (the previous generation's network: the self-play searches with it, into a new
+# DIR, training goes on from its weights and the match is against it; unset for
+# generation 0, the classical evaluation's games).
 # The figures of each step are in docs/strength-log.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -ne 1 ]; then
-    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1

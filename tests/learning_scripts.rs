@@ -99,6 +99,7 @@ fn learning_curve_scores_other_sets_and_resumes() {
     let env = [
         ("SHARES", "0.5 1"),
         ("EPOCHS", "1"),
+        ("HOLDOUT", "3"),
         ("THREADS", "1"),
         ("BIN", FERRUM),
         ("EVAL", other_name),
@@ -133,6 +134,7 @@ fn doubling_test_goes_from_nothing_to_its_verdict_and_resumes() {
         ("CHUNK", "4"),
         ("OWN_GAMES", "4"),
         ("GAMES", "2"),
+        ("HOLDOUT", "3"),
         ("THREADS", "1"),
         ("BIN", FERRUM),
         ("ARENA", ARENA),

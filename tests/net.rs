@@ -150,12 +150,38 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     let damaged = damaged.to_str().unwrap();
     let unused = dir.join("unused.frnn");
     let unused = unused.to_str().unwrap();
-    let out = ferrum(&["train", damaged, "--epochs", "1", "--out", unused]);
+    // Five games hold out none at one in 20: refused, not scored 0 every epoch.
+    let none_held = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["train", damaged, "--epochs", "1", "--out", unused])
+        .output()
+        .unwrap();
+    assert_eq!(none_held.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&none_held.stderr).contains("no game held out"));
+    assert!(!Path::new(unused).exists());
+    let out = ferrum(&[
+        "train",
+        damaged,
+        "--epochs",
+        "1",
+        "--holdout",
+        "3",
+        "--out",
+        unused,
+    ]);
     let report = String::from_utf8(out.stdout).unwrap();
     assert!(report.contains("1 damaged games left out"), "{report}");
     std::fs::remove_file(unused).unwrap();
     let diverged = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .args(["train", data, "--epochs", "1", "--learning-rate", "1e30"])
+        .args([
+            "train",
+            data,
+            "--epochs",
+            "1",
+            "--holdout",
+            "3",
+            "--learning-rate",
+            "1e30",
+        ])
         .args(["--out", unused])
         .output()
         .unwrap();
@@ -171,6 +197,8 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     let out = ferrum(&[
         "train",
         data,
+        "--holdout",
+        "3",
         "--epochs",
         "2",
         "--batch",
@@ -195,6 +223,8 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     let init = [
         "train",
         data,
+        "--holdout",
+        "3",
         "--epochs",
         "1",
         "--learning-rate",
@@ -206,7 +236,18 @@ fn openings_selfplay_training_and_a_game_with_the_network() {
     assert_eq!(std::fs::read(net).unwrap(), std::fs::read(next).unwrap());
     // No epoch scores it on the held-out games: the same losses, the same file.
     std::fs::remove_file(next).unwrap();
-    let scored = ferrum(&["train", data, "--epochs", "0", "--init", net, "--out", next]);
+    let scored = ferrum(&[
+        "train",
+        data,
+        "--holdout",
+        "3",
+        "--epochs",
+        "0",
+        "--init",
+        net,
+        "--out",
+        next,
+    ]);
     assert_eq!(std::fs::read(net).unwrap(), std::fs::read(next).unwrap());
     let held_out = |o: &Output| {
         let text = String::from_utf8_lossy(&o.stdout).into_owned();

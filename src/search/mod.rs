@@ -269,7 +269,13 @@ pub fn search(
                 }
                 _ => fallback,
             };
-            finish(fallback, 0, 0, fallback.into_iter().collect())
+            // No iteration gave a line: a side to move that cannot stop two fives has
+            // lost, which balance and multi-PV must not read as an even position.
+            let score = match movegen::forced_moves(&mut root) {
+                Some(movegen::Forced::Lost) => score::lost_in(2),
+                _ => 0,
+            };
+            finish(fallback, score, 0, fallback.into_iter().collect())
         }
     }
 }

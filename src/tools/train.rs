@@ -2,7 +2,7 @@
 //! engine's format. Games are split whole between training and a held-out set; each
 //! epoch prints both sets' losses.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -46,8 +46,8 @@ pub struct Options {
     /// Weight of the policy loss beside the value loss
     #[arg(long, default_value_t = 1.0)]
     pub policy_weight: f32,
-    /// One game in N goes to the held-out set
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    /// One game in N goes to the held-out set (1: every game, to score a network)
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = positive_u64)]
     pub holdout: u64,
     /// Share of the training positions used (to see whether more data helps)
     #[arg(long, default_value_t = 1.0)]
@@ -95,6 +95,10 @@ fn positive(s: &str) -> Result<usize, String> {
         .ok()
         .filter(|&n| n >= 1)
         .ok_or_else(|| "wants a number of at least 1".into())
+}
+
+fn positive_u64(s: &str) -> Result<u64, String> {
+    positive(s).map(|n| n as u64)
 }
 
 fn share(s: &str) -> Result<f32, String> {
@@ -158,6 +162,19 @@ pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
         train.len(),
         held.len()
     )?;
+    // With nothing held out every epoch scores 0 and the first is kept; with nothing
+    // to train on the network written would be the untrained one.
+    ensure!(
+        !held.is_empty(),
+        "no game held out of {}: more games, or a smaller --holdout",
+        games.len()
+    );
+    ensure!(
+        !train.is_empty() || o.epochs == 0,
+        "no training positions (--fraction {}, --holdout {}): more games",
+        o.fraction,
+        o.holdout
+    );
     let fitted = fitted_score_scale(&games, &train);
     let score_scale = match (o.score_scale, fitted) {
         (Some(ScoreScale::Fixed(k)), _) => k,

@@ -5,7 +5,7 @@
 
 use super::{fixed_score, Answer, Ctx, Outcome, Show, Window};
 use crate::board::{Board, Pos};
-use crate::search::movegen::{any_legal_move, generate, Moves};
+use crate::search::movegen::{any_legal_move, generate, scored_moves, Moves};
 use crate::search::score::{format_score, win_in};
 use crate::search::Limits;
 
@@ -169,7 +169,23 @@ fn candidates(board: &Board, k: usize) -> Vec<Pos> {
             .collect();
     }
     match generate(&mut b, &|_| 0) {
-        Moves::Win(p) | Moves::Block(p) => vec![p],
+        Moves::Win(five) => {
+            // A balance move keeps the game going: the five ends it, so the other
+            // candidates (the opponent then blocks), the five only if there are none.
+            let (mut cells, mut list) = (Vec::new(), Vec::new());
+            scored_moves(&mut b, |_| 0, &mut cells, &mut list);
+            list.sort_by_key(|m| std::cmp::Reverse(m.1));
+            let others: Vec<Pos> = (list.into_iter().map(|m| m.0))
+                .filter(|&p| p != five)
+                .take(k)
+                .collect();
+            if others.is_empty() {
+                vec![five]
+            } else {
+                others
+            }
+        }
+        Moves::Block(p) => vec![p],
         Moves::Lost => any_legal_move(&mut b).into_iter().collect(),
         Moves::List(list) if !list.is_empty() => list.into_iter().take(k).map(|m| m.0).collect(),
         Moves::List(_) => any_legal_move(&mut b).into_iter().collect(),

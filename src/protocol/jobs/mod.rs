@@ -500,6 +500,51 @@ mod tests {
     }
 
     #[test]
+    fn a_lost_side_to_move_is_scored_lost() {
+        let engine = Engine::new(1 << 20, 1);
+        // White to move against Black's open four: two fives to stop.
+        let b = board(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7)]);
+        let out = nbest3(&engine, &b, &quiet);
+        assert!(out.score <= -WIN_BOUND, "{}", out.score);
+    }
+
+    #[test]
+    fn balance_keeps_the_game_going_past_a_five() {
+        let engine = Engine::new(1 << 20, 1);
+        // Black to move has a five at 11,7 (6,7 is White's).
+        let b = board(&[
+            (7, 7),
+            (6, 7),
+            (8, 7),
+            (3, 3),
+            (9, 7),
+            (11, 11),
+            (10, 7),
+            (3, 11),
+        ]);
+        let job = Job::Balance {
+            two: false,
+            bias: 0,
+        };
+        let one = run(
+            job,
+            &engine,
+            &b,
+            &Limits::depth(2),
+            &StopSignal::new(),
+            &quiet,
+        );
+        let Answer::Move(Some(p)) = one.answer else {
+            panic!("balance one: {:?}", one.answer)
+        };
+        assert!(
+            b.is_empty(p) && p != b.pos(11, 7).unwrap(),
+            "{}",
+            p.notation()
+        );
+    }
+
+    #[test]
     fn swap2_opening_is_three_free_points() {
         let engine = Engine::new(1 << 20, 1);
         for size in [5, 15, 20] {
