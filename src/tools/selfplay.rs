@@ -53,7 +53,7 @@ impl Board {
         let size = self.size as usize;
         let mut set = AHashSet::new();
         for path in &self.exclude {
-            for o in file_openings(path, size)? {
+            for o in file_openings(path, size, None)? {
                 set.insert(canonical(&o, size, size));
             }
         }
@@ -62,8 +62,9 @@ impl Board {
 }
 
 /// The openings of an `--exclude` file: an opening file's lines, or the openings of a
-/// self-play file's games (told apart by the self-play format's magic bytes).
-fn file_openings(path: &Path, size: usize) -> Result<Vec<Opening>> {
+/// self-play file's games (told apart by the self-play format's magic bytes), which
+/// must all be of `rule` when one is given (a file appended to).
+fn file_openings(path: &Path, size: usize, rule: Option<Rule>) -> Result<Vec<Opening>> {
     let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;
     let mut magic = [0u8; 4];
     let is_games = file.read_exact(&mut magic).is_ok() && &magic == format::MAGIC;
@@ -75,6 +76,14 @@ fn file_openings(path: &Path, size: usize) -> Result<Vec<Opening>> {
     games
         .iter()
         .map(|g| {
+            if rule.is_some_and(|r| r != g.rule) {
+                bail!(
+                    "{}: a game of {}, not {}",
+                    path.display(),
+                    g.rule.name(),
+                    rule.unwrap().name()
+                );
+            }
             if (g.width as usize, g.height as usize) != (size, size) {
                 bail!(
                     "{}: a game of a {}x{} board, not {size}x{size}",
@@ -136,7 +145,7 @@ pub fn selfplay(
         let mut file = std::fs::File::open(&o.out)?;
         let read = std::io::Read::read(&mut file, &mut header)?;
         format::check_header(&header[..read]).with_context(|| format!("{}", o.out.display()))?;
-        let openings = file_openings(&o.out, size)
+        let openings = file_openings(&o.out, size, Some(o.board.rule))
             .with_context(|| format!("cannot append to {}", o.out.display()))?;
         excluded.extend(openings.iter().map(|g| canonical(g, size, size)));
     }
@@ -213,7 +222,7 @@ mod tests {
         let lines = dir.join("openings.txt");
         std::fs::write(&lines, "0,0, 1,0, 0,1\n\n-1,-1, 2,2\n").unwrap();
         assert_eq!(
-            file_openings(&lines, 15).unwrap(),
+            file_openings(&lines, 15, None).unwrap(),
             vec![vec![(7, 7), (8, 7), (7, 8)], vec![(6, 6), (9, 9)]]
         );
         let games = dir.join("games.frsp");
@@ -231,12 +240,16 @@ mod tests {
         format::write_game(&mut bytes, &game(vec![(3, 4)], 15)).unwrap();
         std::fs::write(&games, &bytes).unwrap();
         assert_eq!(
-            file_openings(&games, 15).unwrap(),
+            file_openings(&games, 15, None).unwrap(),
             vec![vec![(7, 7), (8, 8), (6, 7)], vec![(3, 4)]]
         );
         // Games of another board are refused, not read as this one's.
-        let err = file_openings(&games, 20).unwrap_err().to_string();
+        let err = file_openings(&games, 20, None).unwrap_err().to_string();
         assert!(err.contains("15x15"), "{err}");
+        // Appending needs the file's rule: renju games take no freestyle game.
+        assert!(file_openings(&games, 15, Some(Rule::Renju)).is_ok());
+        let err = file_openings(&games, 15, Some(Rule::Freestyle)).unwrap_err();
+        assert!(err.to_string().contains("a game of renju"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -120,6 +120,10 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
                 .pos(x, y)
                 .filter(|&p| board.is_empty(p))
                 .ok_or_else(|| anyhow!("bad stone {x},{y}"))?;
+            // A five on the board ends the game: there is nothing to solve.
+            if board.is_win_move(color, p) {
+                bail!("a five is on the board at {x},{y}: the game is over");
+            }
             board.make(p, color);
         }
     }
@@ -140,7 +144,8 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
     Ok(Puzzle {
         id,
         board,
-        depth: j.depth.map(|d| d.max(1) as u32),
+        depth: (j.depth.map(|d| u32::try_from(d.max(1))).transpose())
+            .map_err(|_| anyhow!("bad depth"))?,
         answers: j
             .answers
             .into_iter()
@@ -352,4 +357,23 @@ pub fn run(
         total.as_secs_f64(),
         wall.elapsed().as_secs_f64()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_puzzle;
+
+    #[test]
+    fn positions_past_the_end_and_bad_depths_are_refused() {
+        let five = r#"{"black":[[3,7],[4,7],[5,7],[6,7],[7,7]],"white":[[0,0],[0,1],[0,2],[0,3]],"to_move":"white"}"#;
+        let err = parse_puzzle(five)
+            .err()
+            .expect("a five on the board is refused");
+        assert!(err.to_string().contains("five is on the board"), "{err}");
+        let four =
+            r#"{"black":[[3,7],[4,7],[5,7],[6,7]],"white":[[0,0],[0,1],[0,2]],"to_move":"black"}"#;
+        assert!(parse_puzzle(four).is_ok());
+        let deep = four.replace("}", r#","depth":4294967297}"#);
+        assert!(parse_puzzle(&deep).is_err());
+    }
 }
