@@ -18,7 +18,7 @@
 //! then `bestmove j10 (9,9) ev +35 depth 9 nodes 1234567 time 930`. The evaluation
 //! is for the side to move (`+M7`/`-M7`: a win/loss in 7 plies).
 
-use crate::board::{Board, Pos, Rule};
+use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::{default_threads, Engine, DEFAULT_TT_BYTES};
 use crate::net::file::NetWeights;
 use crate::search::score::format_score;
@@ -98,9 +98,23 @@ pub fn position(o: &Options) -> Result<Board, String> {
             return Err(format!("move {} ({}) is occupied", i + 1, p.notation()));
         }
         let side = board.to_move();
-        if board.is_win_move(side, p) && i + 1 < o.moves.0.len() {
+        if !board.is_legal(side, p) {
+            let why = board.forbid_kind(p).map_or("not legal", |k| k.name());
             return Err(format!(
-                "move {} ({}) already wins the game",
+                "move {} ({}) is forbidden: {why}",
+                i + 1,
+                p.notation()
+            ));
+        }
+        if board.is_win_move(side, p) {
+            // The game ended there: nothing after it, nothing left to analyse.
+            let player = if side == Color::Black {
+                "Black"
+            } else {
+                "White"
+            };
+            return Err(format!(
+                "move {} ({}) wins the game for {player}",
                 i + 1,
                 p.notation()
             ));
@@ -141,7 +155,7 @@ pub(crate) fn analyze(
     out: &mut (dyn Write + Send),
 ) -> Result<(), String> {
     let board = position(o)?;
-    let side = if board.to_move() == crate::board::Color::Black {
+    let side = if board.to_move() == Color::Black {
         "Black"
     } else {
         "White"
@@ -288,6 +302,15 @@ mod tests {
         o.moves = Moves(vec![(7, 7), (8, 8)]);
         let b = position(&o).unwrap();
         assert_eq!(b.move_count(), 2);
+        // A finished game, and a renju foul (h8 a double three), are not analysed.
+        let o = Options::with_moves("h8,a1,i8,a2,j8,a3,k8,a4,l8").unwrap();
+        assert!(position(&o)
+            .err()
+            .unwrap()
+            .contains("wins the game for Black"));
+        let mut o = Options::with_moves("g8,a1,i8,a3,h7,a5,h9,a7,h8").unwrap();
+        o.rule = Rule::Renju;
+        assert!(position(&o).err().unwrap().contains("double-three"));
     }
 
     #[test]
