@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 
 use crate::board::{Color, Rule};
 
@@ -63,7 +63,10 @@ impl Record {
 pub fn read_file(path: &Path) -> Result<Vec<Record>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let games = if path.extension().is_some_and(|e| e == "psq") {
+    let games = if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("psq"))
+    {
         parse_psq(&text).map(|g| vec![g])
     } else {
         parse_sgf(&text)
@@ -78,15 +81,22 @@ pub fn parse_sgf(text: &str) -> Result<Vec<Record>> {
     let mut key = String::new();
     // A letter after a value or a `;` starts a new key; later letters extend it.
     let mut new_key = true;
+    // Inside a game: a file cut before its last `)` loses that game, so it is refused.
+    let mut open = false;
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
             '(' => {
                 props.clear();
                 new_key = true;
+                open = true;
             }
-            ')' => games
-                .push(sgf_game(&props).with_context(|| format!("SGF game {}", games.len() + 1))?),
+            ')' => {
+                open = false;
+                games.push(
+                    sgf_game(&props).with_context(|| format!("SGF game {}", games.len() + 1))?,
+                );
+            }
             '[' => {
                 let mut value = String::new();
                 while let Some(c) = chars.next() {
@@ -109,6 +119,15 @@ pub fn parse_sgf(text: &str) -> Result<Vec<Record>> {
             _ => {}
         }
     }
+    ensure!(
+        !open,
+        "SGF game {} is not closed (a file cut short?)",
+        games.len() + 1
+    );
+    ensure!(
+        !games.is_empty(),
+        "no SGF game in it (nor a .psq file's name)"
+    );
     Ok(games)
 }
 
@@ -167,20 +186,30 @@ fn sgf_game(props: &[(String, String)]) -> Result<Record> {
 pub fn parse_psq(text: &str) -> Result<Record> {
     let mut lines = text.lines();
     let header = lines.next().context("empty file")?;
+    // "Piskvorky 15x15, 11:11, 0": the size is the token WxH.
     let size: usize = header
-        .split([' ', 'x', ','])
-        .find_map(|w| w.parse().ok())
-        .with_context(|| format!("bad header {header:?}"))?;
+        .split([' ', ','])
+        .find_map(|w| {
+            let (w, h) = w.split_once('x')?;
+            (w == h).then(|| w.parse().ok()).flatten()
+        })
+        .with_context(|| format!("bad header {header:?} (not a .psq file?)"))?;
     let mut moves = Vec::new();
     let mut names = Vec::new();
     for line in lines.by_ref() {
-        let fields: Vec<&str> = line.trim().split(',').collect();
+        let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
         let parsed = match fields[..] {
-            [x, y, _ms] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
+            [x, y] | [x, y, _] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
             _ => None,
         };
         let Some((x, y)) = parsed else {
-            // The players' names follow the stones.
+            // The players' names follow the stones; a line that starts as a stone and
+            // is not one would end the game there without a word.
+            let stone_like = line.trim_start().starts_with(|c: char| c.is_ascii_digit());
+            ensure!(
+                !(stone_like && line.contains(',')),
+                "bad stone line {line:?}"
+            );
             names.push(line.trim().to_string());
             break;
         };
@@ -254,6 +283,14 @@ mod tests {
         assert!(parse_sgf("(;SZ[15]RU[77];B[hh])").is_err());
         let g = &parse_sgf("(;SZ[15]RE[0];B[hh])").unwrap()[0];
         assert_eq!((g.rule, g.outcome), (None, Some(Outcome::Draw)));
+        // No game, or the last one cut short: an error, not fewer games.
+        assert!(parse_sgf("").is_err());
+        assert!(parse_sgf("Piskvorky 15x15, 11:11, 0\n8,8,0\n").is_err());
+        let cut = &TWO_GAMES[..TWO_GAMES.rfind(')').unwrap()];
+        assert!(parse_sgf(cut)
+            .unwrap_err()
+            .to_string()
+            .contains("game 2 is not closed"));
     }
 
     #[test]
@@ -274,5 +311,14 @@ mod tests {
         assert_eq!((g.rule, g.outcome), (None, None));
         assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n16,1,0\n").is_err());
         assert!(parse_psq("").is_err());
+        // Stones without times or with spaces are stones; a stone line that is not one
+        // is an error, and so is a file without the header.
+        let g = parse_psq("Piskvorky 15x15, 11:11, 0\n4, 8\n4,9, 0\na\nb\n0\n").unwrap();
+        assert_eq!(g.moves.len(), 2);
+        assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0,1\n").is_err());
+        assert!(parse_psq("2,13,0\n3,13,0\n")
+            .unwrap_err()
+            .to_string()
+            .contains("not a .psq"));
     }
 }

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
+use ferrum::board::Rule;
 
 use crate::game::GameSettings;
 use crate::openings;
@@ -120,6 +121,8 @@ pub enum Command {
     Replay {
         file: PathBuf,
         draw_after: Option<usize>,
+        /// For games without `RU`.
+        rule: Rule,
     },
 }
 
@@ -130,6 +133,7 @@ impl Cli {
             return Ok(Command::Replay {
                 file,
                 draw_after: self.draw_after,
+                rule: Rule::from_gomocup(self.rule).unwrap_or(Rule::Freestyle),
             });
         }
         let engines: Vec<Vec<String>> = self

@@ -39,8 +39,12 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
             runner::run(&config, &mut out)?;
             Ok(ExitCode::SUCCESS)
         }
-        cli::Command::Replay { file, draw_after } => {
-            let [_, _, disagree] = replay::run(&file, draw_after, &mut out)?;
+        cli::Command::Replay {
+            file,
+            draw_after,
+            rule,
+        } => {
+            let [_, _, disagree] = replay::run(&file, draw_after, rule, &mut out)?;
             // Exit 1 when a verdict differs, so scripts can check agreement.
             Ok(if disagree == 0 {
                 ExitCode::SUCCESS

@@ -27,9 +27,9 @@ pub enum Judged {
     Unfinished(Color),
 }
 
-/// Replays the moves through the referee.
-pub fn judge(game: &Record, draw_after: Option<usize>) -> Result<Judged> {
-    let rule = game.rule.unwrap_or(Rule::Freestyle).gomocup_value();
+/// Replays the moves through the referee, under the game's rule (`RU`), else `rule`.
+pub fn judge(game: &Record, draw_after: Option<usize>, rule: Rule) -> Result<Judged> {
+    let rule = game.rule.unwrap_or(rule).gomocup_value();
     let mut referee = Referee::new(game.size, rule, draw_after)?;
     for (i, &record::Move { color, x, y }) in game.moves.iter().enumerate() {
         if color != referee.to_move() {
@@ -110,13 +110,15 @@ pub fn compare(recorded: &str, judged: &Judged) -> Agreement {
 pub fn run(
     file: &std::path::Path,
     draw_after: Option<usize>,
+    rule: Rule,
     out: &mut dyn Write,
 ) -> Result<[usize; 3]> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut counts = [0; 3];
     for game in record::parse_sgf(&text)? {
-        let judged = judge(&game, draw_after).with_context(|| format!("game {}", game.number))?;
+        let judged =
+            judge(&game, draw_after, rule).with_context(|| format!("game {}", game.number))?;
         let agreement = compare(&game.reason, &judged);
         counts[agreement as usize] += 1;
         let ours = match &judged {
@@ -165,11 +167,11 @@ mod tests {
     #[test]
     fn judges_and_compares() {
         let games = record::parse_sgf(TWO_GAMES).unwrap();
-        let j = judge(&games[0], None).unwrap();
+        let j = judge(&games[0], None, Rule::Freestyle).unwrap();
         assert_eq!(j, Judged::Over(Verdict::win(Color::Black, Reason::Five)));
         assert_eq!(compare(&games[0].reason, &j), Agreement::Agree);
         // The forbidden move itself is not in the record: consistent only.
-        let j = judge(&games[1], None).unwrap();
+        let j = judge(&games[1], None, Rule::Freestyle).unwrap();
         assert_eq!(j, Judged::Unfinished(Color::Black));
         assert_eq!(compare(&games[1].reason, &j), Agreement::Consistent);
         // With the move appended (7,7 = hh), the referee sees the double three.
@@ -179,13 +181,17 @@ mod tests {
             x: 7,
             y: 7,
         });
-        let j = judge(&g, None).unwrap();
+        let j = judge(&g, None, Rule::Freestyle).unwrap();
+        assert_eq!(compare(&g.reason, &j), Agreement::Agree);
+        // Without its RU the game is judged under the rule given (--rule).
+        g.rule = None;
+        let j = judge(&g, None, Rule::Renju).unwrap();
         assert_eq!(compare(&g.reason, &j), Agreement::Agree);
         // A white win claimed where Black made five is a disagreement.
         assert_eq!(
             compare(
                 "White win by five connection",
-                &judge(&games[0], None).unwrap()
+                &judge(&games[0], None, Rule::Freestyle).unwrap()
             ),
             Agreement::Disagree
         );
