@@ -97,9 +97,23 @@ fn main() {
         })
         .collect();
     let use_net = cli.eval == Eval::Net;
-    let Some(command) = cli.command else {
+    let Some(mut command) = cli.command else {
         ferrum::protocol::run(log, log_file.is_some(), cli.threads, &nets, use_net)
     };
+    // `--threads` before the subcommand is the program's: each tool's own default.
+    let threads = match &mut command {
+        Command::Solve(o) => Some(&mut o.threads),
+        Command::Analyze(o) => Some(&mut o.threads),
+        Command::Tune(o) => Some(&mut o.threads),
+        Command::SampleLeaves(o) => Some(&mut o.games.threads),
+        Command::ScanMoves(o) => Some(&mut o.games.threads),
+        Command::Selfplay(o) => Some(&mut o.threads),
+        Command::Train(o) => Some(&mut o.threads),
+        _ => None,
+    };
+    if let Some(t) = threads.filter(|t| t.is_none()) {
+        *t = cli.threads;
+    }
     let failed = |tool: &str, e: &dyn std::fmt::Display| -> ! {
         eprintln!("{tool}: {e:#}");
         log::logger().flush();

@@ -188,7 +188,7 @@ pub(crate) fn analyze(
         Some(_) => "network",
         None => "classical",
     };
-    writeln!(out, "evaluation: {evaluation}").map_err(io)?;
+    writeln!(out, "evaluation: {evaluation}, search threads: {threads}").map_err(io)?;
     let start = Instant::now();
     let limit = if o.time_ms == 0 {
         Duration::MAX
