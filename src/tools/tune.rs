@@ -51,7 +51,7 @@ use crate::search::score::is_mate;
 use crate::search::Limits;
 use crate::tools::parallel;
 use crate::tools::progress::Progress;
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -91,10 +91,21 @@ pub struct Options {
     #[arg(long, value_name = "R", default_value = "0", value_parser = Rule::parse)]
     pub rule: Rule,
     /// Fit to a depth-D search's scores instead of the results
-    #[arg(long, value_name = "D", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "D",
+        default_value_t = 0,
+        conflicts_with = "positions"
+    )]
     pub search_depth: i32,
     /// With --search-depth: the share of the game's result in the target
-    #[arg(long, value_name = "L", default_value_t = 0.0, value_parser = share)]
+    #[arg(
+        long,
+        value_name = "L",
+        default_value_t = 0.0,
+        value_parser = share,
+        conflicts_with = "positions"
+    )]
     pub lambda: f32,
     /// Fit to a teacher's verdicts: lines of moves, a tab and a win probability
     #[arg(
@@ -165,9 +176,10 @@ pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
     for f in files {
         for mut g in record::read_file(f)? {
             let rule = *g.rule.get_or_insert(rule);
+            let replayed =
+                replayed_outcome(&g, rule).with_context(|| format!("{}", f.display()))?;
             if g.outcome.is_none() {
-                g.outcome =
-                    replayed_outcome(&g, rule).with_context(|| format!("{}", f.display()))?;
+                g.outcome = replayed;
             }
             if g.outcome.is_some() {
                 games.push(g);
@@ -177,9 +189,10 @@ pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
     Ok(games)
 }
 
-/// The result of a record that gives none: a win for the last stone's colour when that
-/// stone makes five, a draw when it fills the board; any other ending (a forfeit, a
-/// renju foul, an unfinished game) gives none.
+/// The result the moves give: a win for the last stone's colour when that stone makes
+/// five, a draw when it fills the board; any other ending (a forfeit, a renju foul, an
+/// unfinished game) gives none. A record that goes on after a five is refused: its
+/// later positions, labelled with the recorded result, would teach nonsense.
 fn replayed_outcome(g: &Record, rule: Rule) -> Result<Option<Outcome>> {
     let mut board = Board::new(g.size, g.size, rule).map_err(|e| anyhow!("{e}"))?;
     let mut outcome = None;
@@ -189,7 +202,14 @@ fn replayed_outcome(g: &Record, rule: Rule) -> Result<Option<Outcome>> {
             .filter(|&p| board.is_empty(p))
             .with_context(|| format!("stone {n} off the board or on an occupied point"))?;
         let colour = Color::of_stone(n);
-        if n + 1 == g.moves.len() && board.is_win_move(colour, p) {
+        if board.is_win_move(colour, p) {
+            ensure!(
+                n + 1 == g.moves.len(),
+                "game {}: stone {} makes five and {} more follow",
+                g.number,
+                n + 1,
+                g.moves.len() - n - 1
+            );
             outcome = Some(Outcome::Win(colour));
         }
         board.make(p, colour);
@@ -706,6 +726,28 @@ mod tests {
         // The same game one stone short has no result.
         let cut = record::parse_psq(&psq.replace("8,8,5\n", "")).unwrap();
         assert_eq!(replayed_outcome(&cut, Rule::Freestyle).unwrap(), None);
+        // A record that goes on past the five is refused.
+        let on = record::parse_psq(&psq.replace("8,8,5\n", "8,8,5\n9,9,1\n")).unwrap();
+        let err = replayed_outcome(&on, Rule::Freestyle).unwrap_err();
+        assert!(
+            err.to_string().contains("makes five and 1 more follow"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn positions_take_no_search_options() {
+        let parse = |args: &[&str]| {
+            #[derive(clap::Parser)]
+            struct Cli {
+                #[command(flatten)]
+                o: Options,
+            }
+            <Cli as clap::Parser>::try_parse_from([&["tune"], args].concat())
+        };
+        assert!(parse(&["--positions", "f.txt"]).is_ok());
+        assert!(parse(&["--positions", "f.txt", "--search-depth", "3"]).is_err());
+        assert!(parse(&["--positions", "f.txt", "--lambda", "0.5"]).is_err());
     }
 
     #[test]
