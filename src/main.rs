@@ -83,12 +83,18 @@ fn main() {
         log.set_file(path);
     }
     // A network that does not load is reported and left out: the engine plays on with
-    // the evaluations it has (the rule's built-in network, else the classical one).
+    // the evaluations it has (the rule's built-in network, else the classical one). A
+    // tool stops instead: self-play or a measurement with another network than asked
+    // for would be hours of the wrong data.
     let nets: Vec<Arc<NetWeights>> = cli
         .net
         .iter()
         .filter_map(|path| match ferrum::net::load(path) {
             Ok(net) => Some(Arc::new(net)),
+            Err(e) if cli.command.is_some() => {
+                eprintln!("pbrain-ferrum: {e:#}");
+                std::process::exit(2);
+            }
             Err(e) => {
                 eprintln!("pbrain-ferrum: {e:#}; using the built-in evaluation instead");
                 log::warn!("{e:#}");

@@ -36,7 +36,7 @@ pub struct Board {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Nodes of the search that checks an opening's balance
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub balance_nodes: u64,
 }
 
@@ -108,7 +108,7 @@ pub struct SelfplayOptions {
     #[arg(long, default_value_t = 0)]
     pub first: u64,
     /// Nodes searched per move
-    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    #[arg(long, value_name = "N", default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Games played at once, one search thread each [default: one per core]
     #[arg(long, value_name = "N", value_parser = parallel::threads)]
