@@ -16,11 +16,15 @@ use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
 /// to come leaves it blocked at both ends, and a five blocked at both ends does not win;
 /// a line through a four with several answers shows one branch only, so every cell.
 ///
-/// Renju with Black attacking adds one case: a White stone can make one of Black's fours
-/// forbidden through the recursive real-three rule, far from the line. That needs a
-/// Black move of the line that makes two threes besides its four (White stones only
-/// ever weaken Black's shapes otherwise); when the line has one, every cell within
-/// reach of the line's cells is collected as well.
+/// Renju adds the recursive real-three rule, which reaches off every line of the
+/// threat: whether a three is real depends on its straight-four points, and theirs on
+/// the lines through them. With Black attacking, a White stone there can make a Black
+/// move of the line forbidden (a fake three made real turns a four-three into a
+/// four-three-three); that needs a Black move of the line that may be forbidden. With
+/// Black defending, a Black stone there can make a forbidden final block legal. In both
+/// cases every cell is a candidate, and the exact replay of each keeps those that break
+/// the line (a review's position: a White stone four cells off both threats' lines
+/// refuted a "won" VCT, `tests/vcf_depth.rs`).
 pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Pos]) -> Vec<Pos> {
     let attacker = defender.opp();
     let mut wanted = vec![false; crate::board::types::CELLS];
@@ -70,15 +74,14 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
         wanted[f.idx()] = true;
         if board.rule().has_forbidden(defender) {
             mark_around(f, 5, &mut wanted);
+            recursion_risk |= board.is_forbidden(f);
         }
     }
     for _ in 0..made {
         board.undo();
     }
     if recursion_risk {
-        for &p in threat_line {
-            mark_around(p, 8, &mut wanted);
-        }
+        wanted.fill(true);
     }
     if board.rule().blocked_five_loses() {
         // Caro: a stone beyond the end of a five to come leaves it blocked at both ends;
@@ -106,4 +109,75 @@ pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Po
     }
     out.sort_by_key(|e| std::cmp::Reverse(e.1));
     out.into_iter().map(|e| e.0).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Rule;
+
+    /// A review's position (session 91): after Black's 6,5 both of Black's four-threes
+    /// (at 7,5 and at 4,7) rest on fake threes whose straight-four point 7,7 is a Black
+    /// double four; White's 11,11 blocks that double four's second four, the threes
+    /// become real and both four-threes forbidden. 11,11 is on no line through the
+    /// threat's cells: it must still be a candidate, and it breaks the threat.
+    #[test]
+    fn a_renju_defence_off_every_line_of_the_threat_is_tried() {
+        let black = [
+            (5, 7),
+            (6, 7),
+            (7, 6),
+            (7, 4),
+            (8, 8),
+            (9, 9),
+            (10, 10),
+            (4, 8),
+            (4, 9),
+            (4, 10),
+            (5, 3),
+            (4, 2),
+            (3, 1),
+            (9, 5),
+            (14, 3),
+            (10, 0),
+            (3, 12),
+            (14, 12),
+            (13, 14),
+            (6, 5),
+        ];
+        let white = [
+            (2, 7),
+            (9, 7),
+            (7, 2),
+            (7, 9),
+            (6, 6),
+            (12, 12),
+            (5, 8),
+            (4, 11),
+            (9, 4),
+            (2, 0),
+            (8, 4),
+            (6, 8),
+            (9, 10),
+            (8, 9),
+            (4, 3),
+            (10, 9),
+            (5, 4),
+            (9, 2),
+            (6, 9),
+        ];
+        let mut board = Board::new(15, 15, Rule::Renju).unwrap();
+        for (stones, color) in [(&black[..], Color::Black), (&white[..], Color::White)] {
+            for &(x, y) in stones {
+                board.make(board.pos(x, y).unwrap(), color);
+            }
+        }
+        board.set_to_move(Color::White);
+        let at = |x, y| Pos::from_xy(x, y);
+        let threat = [at(7, 5), at(6, 4), at(8, 5)];
+        let defence = at(11, 11);
+        assert!(breaking_candidates(&mut board, Color::White, &threat).contains(&defence));
+        board.make(defence, Color::White);
+        assert!(board.is_forbidden(threat[0]) && board.is_forbidden(at(4, 7)));
+    }
 }
