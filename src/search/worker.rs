@@ -530,8 +530,11 @@ impl<'a> Worker<'a> {
         }
         self.pick_keys[ply] = moves.into_keys();
 
-        // Step 7. Result and TT store.
-        if !(self.stopped() && ply == 0) && excluded == Pos::NONE {
+        // Step 7. Result and TT store. Not of a root searched without some of its moves
+        // (multi-PV's later lines): its value is not the position's, and the table
+        // lives on to later searches, where a stored loss would hide a win.
+        let root_cut = ply == 0 && (self.stopped() || !self.limits.exclude.is_empty());
+        if !root_cut && excluded == Pos::NONE {
             let bound = if best_score >= beta {
                 Bound::Lower
             } else if best_score > original_alpha {

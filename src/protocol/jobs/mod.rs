@@ -385,7 +385,7 @@ impl Ctx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Rule;
+    use crate::board::{Color, Rule};
 
     fn board(moves: &[(i64, i64)]) -> Board {
         let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
@@ -506,6 +506,60 @@ mod tests {
         let b = board(&[(7, 7), (0, 0), (8, 7), (0, 2), (9, 7), (0, 4), (10, 7)]);
         let out = nbest3(&engine, &b, &quiet);
         assert!(out.score <= -WIN_BOUND, "{}", out.score);
+    }
+
+    /// A review's positions (session 91): in P, Black's only good move is h8 (a block
+    /// that makes a double three, +M5); YXNBEST's second line, searched without h8, is
+    /// lost. In Q (P less Black's e5 and White's f4) Black wins by e5, f4, h8. The
+    /// second line's loss once went into the table as P's value, and the search of Q,
+    /// reaching P after e5 f4, read it and missed the win until depth 9.
+    #[test]
+    fn a_multi_pv_line_leaves_no_false_value_in_the_table() {
+        let position = |black: &[(usize, usize)], white: &[(usize, usize)]| {
+            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            for (stones, color) in [(black, Color::Black), (white, Color::White)] {
+                for &(x, y) in stones {
+                    b.make(Pos::from_xy(x, y), color);
+                }
+            }
+            b.set_to_move(Color::Black);
+            b
+        };
+        let black = [
+            (11, 7),
+            (7, 11),
+            (6, 6),
+            (8, 6),
+            (9, 5),
+            (3, 5),
+            (2, 6),
+            (1, 7),
+            (0, 4),
+            (14, 0),
+            (4, 4),
+        ];
+        let white = [
+            (8, 7),
+            (9, 7),
+            (10, 7),
+            (7, 8),
+            (7, 9),
+            (7, 10),
+            (0, 8),
+            (1, 4),
+            (2, 4),
+            (3, 4),
+            (5, 3),
+        ];
+        let p = position(&black, &white);
+        let q = position(&black[..10], &white[..10]);
+        let engine = Engine::new(1 << 20, 1);
+        let stop = StopSignal::new();
+        let lines = run(Job::NBest(2), &engine, &p, &Limits::depth(8), &stop, &quiet);
+        assert!(lines.score >= WIN_BOUND, "{}", lines.score);
+        let out = run(Job::Move, &engine, &q, &Limits::depth(6), &stop, &quiet);
+        assert!(out.score >= WIN_BOUND, "{}", out.score);
+        assert!(matches!(out.answer, Answer::Move(Some(m)) if m == Pos::from_xy(4, 4)));
     }
 
     #[test]
