@@ -24,7 +24,8 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-cargo test --release 2>&1 | tee "$log" || status=$?
+# --no-fail-fast: a failing test binary must not hide the results of the others.
+cargo test --release --no-fail-fast 2>&1 | tee "$log" || status=$?
 # The binary `cargo test` just built, in a real browser.
 if [[ ${SKIP_BROWSER:-0} == 1 ]]; then
     :

@@ -1497,62 +1497,47 @@ fn analyze_reads_its_own_threads_option() {
 // `INFO thread_num`)
 // ---------------------------------------------------------------------------------
 
-#[test]
-fn threads_option() {
+/// Runs the engine with `args`, a log file and `input` on stdin (then closed: the
+/// engine answers what was asked and exits); returns its output and the log.
+fn run_logged(args: &[&str], input: &[u8]) -> (std::process::Output, String) {
     let log = std::env::temp_dir().join(format!("ferrum-threads-{}.log", std::process::id()));
     let _ = std::fs::remove_file(&log);
     let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .args(["--threads", "1", "--log"])
+        .args(args)
+        .arg("--log")
         .arg(&log)
         .env_remove("FERRUM_LOG")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .and_then(|mut child| {
-            let stdin = child.stdin.as_mut().expect("piped stdin");
-            stdin.write_all(b"START 15\r\nINFO timeout_turn 300\r\nBEGIN\r\n")?;
-            thread::sleep(Duration::from_millis(800));
-            child
-                .stdin
-                .take()
-                .expect("piped stdin")
-                .write_all(b"END\r\n")?;
+            child.stdin.take().expect("piped stdin").write_all(input)?;
             child.wait_with_output()
         })
         .expect("running the engine");
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    (out, logged)
+}
+
+#[test]
+fn threads_option() {
+    let (out, logged) = run_logged(
+        &["--threads", "1"],
+        b"START 15\r\nINFO timeout_turn 300\r\nBEGIN\r\n",
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout
         .lines()
         .filter(|l| !l.starts_with("MESSAGE"))
         .collect();
     assert_eq!(lines, ["OK", "7,7"], "stdout: {stdout}");
-    let logged = std::fs::read_to_string(&log).unwrap_or_default();
-    let _ = std::fs::remove_file(&log);
     assert!(logged.contains("search threads: 1"), "log: {logged}");
 
     // INFO thread_num: no more than the cores, whatever the manager passes on.
     let cores = thread::available_parallelism().map_or(1, |n| n.get());
-    let out = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
-        .args(["--threads", "1", "--log"])
-        .arg(&log)
-        .env_remove("FERRUM_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            let mut stdin = child.stdin.take().expect("piped stdin");
-            stdin.write_all(
-                b"INFO thread_num 100000
-END
-",
-            )?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("running the engine");
+    let (out, logged) = run_logged(&["--threads", "1"], b"INFO thread_num 100000\nEND\n");
     assert!(out.status.success());
-    let logged = std::fs::read_to_string(&log).unwrap_or_default();
-    let _ = std::fs::remove_file(&log);
     let last = logged.lines().rfind(|l| l.contains("search threads: "));
     assert!(
         last.is_some_and(|l| l.ends_with(&format!("search threads: {cores}"))),
