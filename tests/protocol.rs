@@ -1612,7 +1612,8 @@ fn version_and_help_options() {
 }
 
 /// Input that ends before the answer (`printf 'START 15\nBEGIN\n' | pbrain-ferrum`):
-/// the move and the lines queued behind it are still answered, then the engine exits.
+/// the move and the lines queued behind it are still answered, at once, then the
+/// engine exits (a long search must not outlive its manager).
 #[test]
 fn end_of_input_answers_what_was_asked() {
     let start = std::time::Instant::now();
@@ -1623,7 +1624,7 @@ fn end_of_input_answers_what_was_asked() {
         .spawn()
         .and_then(|mut child| {
             let mut stdin = child.stdin.take().expect("piped stdin");
-            stdin.write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\nTURN 8,8\nABOUT\n")?;
+            stdin.write_all(b"START 15\nINFO timeout_turn 60000\nBEGIN\nTURN 8,8\nABOUT\n")?;
             drop(stdin);
             child.wait_with_output()
         })

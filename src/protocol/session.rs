@@ -84,7 +84,8 @@ pub struct Session {
     searches_started: u64,
     /// Lines that arrived during a search, handled after it.
     pending: VecDeque<(String, Instant)>,
-    /// Standard input has ended: the engine exits once what was asked is answered.
+    /// Standard input has ended: what was asked is answered at once, then the engine
+    /// exits.
     input_ended: bool,
     /// Changes to the engine not made yet, shared with the jobs (`with_engine`).
     engine_changes: Arc<Mutex<EngineChanges>>,
@@ -179,11 +180,15 @@ impl Session {
 
     pub fn run(mut self, events: Receiver<Event>) -> ! {
         loop {
-            // Piped input (`echo ... | pbrain-ferrum`) ends before its move is found:
-            // the running search and the lines queued behind it are answered first,
-            // each within its own limits (END still exits at once).
-            if self.input_ended && self.search.is_none() {
-                self.exit();
+            // Input that ends before its answer (a pipe, or a manager gone): what was
+            // asked is answered at once, as after YXSTOP, the queued lines too, and then
+            // the engine exits; a search left to its limits could outlive its manager
+            // by an analysis' hours.
+            if self.input_ended {
+                if self.search.is_none() {
+                    self.exit();
+                }
+                self.stop_search();
             }
             // Checked before each event too: a search that keeps sending news (realtime
             // lines) would otherwise postpone the timeout.
