@@ -39,7 +39,7 @@ pub struct TranspositionTable {
 
 fn pack(mv: Pos, score: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
     (mv.0 as u64)
-        | ((score as i16 as u16 as u64) << 16)
+        | ((score.clamp(i16::MIN.into(), i16::MAX.into()) as i16 as u16 as u64) << 16)
         | (((depth.clamp(-100, 127) + 128) as u64 & 0xFF) << 32)
         | ((bound as u64) << 40)
         | (((generation & 63) as u64) << 42)
@@ -221,5 +221,10 @@ mod tests {
         assert!(tt.probe(0xDEAD_BEEE).is_none());
         tt.clear();
         assert!(tt.probe(0xDEAD_BEEF).is_none());
+        // A score past i16 saturates: it never comes back with the other sign.
+        tt.store(0xDEAD_BEEF, Pos(300), 40_000, 7, Bound::Lower);
+        assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().score, i16::MAX as i32);
+        tt.store(0xDEAD_BEEF, Pos(300), -40_000, 7, Bound::Lower);
+        assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().score, i16::MIN as i32);
     }
 }

@@ -37,7 +37,7 @@ pub fn evaluate(board: &Board) -> i32 {
     let me = board.to_move();
     let now = pattern_eval(|c, view| board.score_sum(c, view), me)
         + threat_count_bonus(|c, t| board.threat_count(c, t), me);
-    match board.totals_before_last() {
+    let value = match board.totals_before_last() {
         Some((sums, counts, mover)) => {
             let before = pattern_eval(|c, view| sums[c.idx()][view], mover)
                 + threat_count_bonus(|c, t| counts[c.idx()][t.0 as usize] as u32, mover);
@@ -45,7 +45,9 @@ pub fn evaluate(board: &Board) -> i32 {
             (now + before) / 2
         }
         None => now,
-    }
+    };
+    let limit = crate::search::score::EVAL_LIMIT;
+    value.clamp(-limit, limit)
 }
 
 /// `THREAT_COUNT_VALUE` for both sides and the threat mask's value, `me` to move, from

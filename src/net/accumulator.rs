@@ -227,7 +227,8 @@ impl<'n> NetState<'n> {
     /// The evaluation in the search's units for the side to move.
     pub fn evaluate(&mut self, board: &Board) -> i32 {
         let units = self.net.units_per_logit(board.to_move());
-        (self.value(board) * units).clamp(-20_000.0, 20_000.0) as i32
+        let limit = crate::search::score::EVAL_LIMIT as f32;
+        (self.value(board) * units).clamp(-limit, limit) as i32
     }
 
     /// Each move's policy logit, in the list's order, into `out`.

@@ -5,6 +5,9 @@ pub const WIN: i32 = 30_000;
 /// Scores beyond this are mates.
 pub const WIN_BOUND: i32 = WIN - 1_000;
 pub const INFINITE: i32 = WIN + 1;
+/// A static evaluation stays within this, well short of the mate scores (a crowded
+/// board of one side's shapes could otherwise sum to one).
+pub const EVAL_LIMIT: i32 = 20_000;
 /// Deepest ply the search reaches (VCF lines included).
 pub const MAX_PLY: usize = 128;
 
