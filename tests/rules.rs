@@ -474,7 +474,7 @@ fn caro_fours_with_several_answers() {
 /// A three is real only through a straight four that holds the new stone: at 9,7 Black
 /// makes two threes, the row's (8-10, whose four points 7,7 and 11,7 are double fours)
 /// is not real, so 9,7 is legal, although an older Black three on the same row
-/// (2-4) has a straight four at 5,7. Found in review (session 91), checked with the
+/// (2-4) has a straight four at 5,7. Checked with the
 /// `renju` package (the Gomocup referee's algorithm): legal.
 #[test]
 fn a_three_is_real_only_through_its_own_straight_four() {

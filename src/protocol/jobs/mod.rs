@@ -508,7 +508,7 @@ mod tests {
         assert!(out.score <= -WIN_BOUND, "{}", out.score);
     }
 
-    /// A review's positions (session 91): in P, Black's only good move is h8 (a block
+    /// In P, Black's only good move is h8 (a block
     /// that makes a double three, +M5); YXNBEST's second line, searched without h8, is
     /// lost. In Q (P less Black's e5 and White's f4) Black wins by e5, f4, h8. The
     /// second line's loss once went into the table as P's value, and the search of Q,

@@ -51,7 +51,7 @@ impl Session {
             }
             ("thread_num", Some(v)) => {
                 // No more than the cores: a manager passes on what its user typed, and
-                // 256 threads on 2 cores missed the deadline without one iteration.
+                // more threads than cores only delay the answer.
                 let n = if v > 0 {
                     (v as usize).min(default_threads())
                 } else {

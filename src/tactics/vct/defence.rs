@@ -23,8 +23,7 @@ use crate::board::{us_may_not_play, Board, Color, Pos, Threat};
 /// four-three-three); that needs a Black move of the line that may be forbidden. With
 /// Black defending, a Black stone there can make a forbidden final block legal. In both
 /// cases every cell is a candidate, and the exact replay of each keeps those that break
-/// the line (a review's position: a White stone four cells off both threats' lines
-/// refuted a "won" VCT, `tests/vcf_depth.rs`).
+/// the line.
 pub fn breaking_candidates(board: &mut Board, defender: Color, threat_line: &[Pos]) -> Vec<Pos> {
     let attacker = defender.opp();
     let mut wanted = vec![false; crate::board::types::CELLS];
@@ -116,7 +115,7 @@ mod tests {
     use super::*;
     use crate::board::Rule;
 
-    /// A review's position (session 91): after Black's 6,5 both of Black's four-threes
+    /// After Black's 6,5 both of Black's four-threes
     /// (at 7,5 and at 4,7) rest on fake threes whose straight-four point 7,7 is a Black
     /// double four; White's 11,11 blocks that double four's second four, the threes
     /// become real and both four-threes forbidden. 11,11 is on no line through the
