@@ -557,5 +557,11 @@ mod tests {
         assert_eq!(pat(Rule::Caro, b, "....x?xxxo."), Pattern::F5);
         // Walls do not block a caro five.
         assert_eq!(pat(Rule::Caro, b, "###xx?xx###"), Pattern::F5);
+        // A six wins under caro even when blocked at both ends, and never under
+        // exact-five caro (GomocupJudge's rules 8 and 9).
+        assert_eq!(pat(Rule::Caro, b, "..oxx?xxxo."), Pattern::F5);
+        assert_eq!(pat(Rule::CaroExact, b, "..oxx?xxxo."), Pattern::OVERLINE);
+        assert_eq!(pat(Rule::CaroExact, b, "..oxx?xxo.."), Pattern::DEAD);
+        assert_eq!(pat(Rule::CaroExact, b, "...xx?xxo.."), Pattern::F5);
     }
 }

@@ -508,6 +508,24 @@ mod tests {
         assert!(out.score <= -WIN_BOUND, "{}", out.score);
     }
 
+    #[test]
+    fn a_black_side_whose_only_block_is_forbidden_is_scored_lost() {
+        let engine = Engine::new(1 << 20, 1);
+        // Renju, Black to move: White's four on the diagonal (its other end blocked)
+        // is stopped only at h8, a double three for Black.
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [(2, 2), (5, 7), (6, 7), (7, 5), (7, 6)] {
+            b.make(Pos::from_xy(x, y), Color::Black);
+        }
+        for (x, y) in [(3, 3), (4, 4), (5, 5), (6, 6), (14, 14)] {
+            b.make(Pos::from_xy(x, y), Color::White);
+        }
+        b.set_to_move(Color::Black);
+        assert!(!b.is_legal(Color::Black, Pos::from_xy(7, 7)));
+        let out = nbest3(&engine, &b, &quiet);
+        assert!(out.score <= -WIN_BOUND, "{}", out.score);
+    }
+
     /// In P, Black's only good move is h8 (a block
     /// that makes a double three, +M5); YXNBEST's second line, searched without h8, is
     /// lost. In Q (P less Black's e5 and White's f4) Black wins by e5, f4, h8. The
