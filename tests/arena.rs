@@ -239,10 +239,10 @@ fn renju_double_three_is_forbidden() {
 fn ferrum_self_play() {
     let dir = std::env::temp_dir().join(format!("ferrum-arena-test-{}", std::process::id()));
     let openings = format!("{ROOT}/tests/data/openings/freestyle15.txt");
-    if !std::path::Path::new(&openings).exists() {
-        eprintln!("skipped: {openings} is missing");
-        return;
-    }
+    assert!(
+        std::path::Path::new(&openings).exists(),
+        "{openings} is missing"
+    );
     let out = arena(
         &[
             "--engine",

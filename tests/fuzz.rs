@@ -1078,7 +1078,12 @@ fn fuzz_protocol() {
             &dir,
             end_in_search,
             &mut stats,
-        );
+        )
+        .and_then(|()| match &log {
+            // Logging that broke would hide every panic line from `check_logs`.
+            Some(path) if !path.exists() => Err(format!("no log at {}", path.display())),
+            _ => Ok(()),
+        });
         lines += count;
         done += 1;
         if let Err(msg) = result {
@@ -1150,4 +1155,13 @@ fn fuzz_protocol() {
         failures.len(),
         failures.join("\n")
     );
+    // The fuzz must reach the searches and both refusals, not only one path (the
+    // default run: about 6 % of its lines answered by moves, 6 % ERROR, 37 % UNKNOWN).
+    if lines >= 5000 {
+        let floor = lines / 100;
+        assert!(
+            stats.moves >= floor && stats.errors >= floor && stats.unknown >= floor,
+            "too few answers of a kind for {lines} lines"
+        );
+    }
 }

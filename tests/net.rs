@@ -39,17 +39,29 @@ fn is_move(line: &str) -> bool {
     parts.len() == 2 && parts.iter().all(|&v| v < 15)
 }
 
-/// A few moves under Gomocup rule number `rule`.
+/// A few moves under Gomocup rule number `rule`, each on a free point; under renju,
+/// Black then declines a double three that would be its strongest move.
 fn play_a_few_moves(args: &[&str], rule: i64) {
     let mut engine = EngineProcess::start_with(args);
     assert_eq!(engine.reply("START 15\n"), "OK");
     engine.send(&format!("INFO rule {rule}\n"));
     engine.send("INFO timeout_turn 200\n");
+    let mut taken = std::collections::HashSet::new();
     let first = engine.reply("BEGIN\n");
-    assert!(is_move(&first), "{first}");
+    assert!(is_move(&first) && taken.insert(first.clone()), "{first}");
     for turn in ["1,1", "13,13", "1,13"] {
+        if !taken.insert(turn.to_owned()) {
+            continue;
+        }
         let answer = engine.reply(&format!("TURN {turn}\n"));
         assert!(is_move(&answer), "{answer}");
+        assert!(taken.insert(answer.clone()), "{answer} was taken");
+    }
+    if rule == 4 {
+        // Black (the engine, to move): 7,7 would make two open threes.
+        let board = "BOARD\n8,7,1\n0,0,2\n9,7,1\n0,14,2\n7,8,1\n14,0,2\n7,9,1\n14,14,2\nDONE\n";
+        let answer = engine.reply(board);
+        assert!(is_move(&answer) && answer != "7,7", "{answer}");
     }
     engine.end();
 }
@@ -308,6 +320,27 @@ fn a_damaged_network_is_refused_and_the_built_in_evaluation_plays() {
     );
     // The engine says so and plays on with its built-in evaluation.
     play_a_few_moves(&["--net", bad], 0);
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+        .args(["--net", bad])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    // End of input: the engine answers BEGIN at once and exits.
+    let commands = b"START 15\nINFO timeout_turn 100\nBEGIN\n";
+    engine.stdin.take().unwrap().write_all(commands).unwrap();
+    let out = engine.wait_with_output().unwrap();
+    let (said, played) = (
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout),
+    );
+    assert!(
+        said.contains("bad.frnn") && said.contains("built-in evaluation"),
+        "{said}"
+    );
+    assert!(played.lines().any(is_move), "{played}");
     // Not a file, or an endless one: refused at once, without reading it all.
     if cfg!(unix) {
         for path in ["/dev/zero", "/dev/stdin", "/"] {

@@ -301,7 +301,15 @@ fn root_tactics_serve_late_sub_searches_and_excluded_moves() {
         let best = search(&board, &limits).best.expect("a move");
         assert!(
             stoppers[1..].contains(&best),
-            "{}: {best} does not stop the VCF (stoppers {stoppers:?})",
+            "{}: {best} is not among the stoppers {stoppers:?}",
+            puzzle.id
+        );
+        // Checked apart from the plan that listed it: after the move, the attacker's
+        // full VCF search finds no win.
+        board.make(best, attacker.opp());
+        assert!(
+            matches!(solve(&mut board, 100), VcfResult::NoWin),
+            "{}: {best} does not stop the VCF",
             puzzle.id
         );
         defences += 1;

@@ -387,6 +387,7 @@ mod tests {
                             empty.iter().take(8).map(|&p| (p, 7)).collect();
                         let mut logits = Vec::new();
                         state.policy(&board, &moves, &mut logits);
+                        assert_eq!(logits.len(), moves.len());
                         for (&(p, _), &got) in moves.iter().zip(&logits) {
                             let acc = net.cell_feature(&board, p);
                             assert_eq!(got, net.policy(board.to_move(), &acc));

@@ -616,6 +616,30 @@ mod tests {
         );
     }
 
+    /// The target decides: a high one takes a line better for the mover than a low
+    /// one does (a bias ignored or read with the wrong sign gives the same or the
+    /// reverse).
+    #[test]
+    fn balance_follows_its_target() {
+        let engine = Engine::new(1 << 20, 1);
+        let b = board(&[(7, 7), (8, 8), (8, 6), (6, 8)]);
+        for two in [false, true] {
+            let score = |bias| {
+                run(
+                    Job::Balance { two, bias },
+                    &engine,
+                    &b,
+                    &Limits::depth(2),
+                    &StopSignal::new(),
+                    &quiet,
+                )
+                .score
+            };
+            let (high, low) = (score(500), score(-500));
+            assert!(high > low, "two: {two}, +500 gave {high}, -500 gave {low}");
+        }
+    }
+
     #[test]
     fn swap2_opening_is_three_free_points() {
         let engine = Engine::new(1 << 20, 1);
@@ -632,7 +656,14 @@ mod tests {
             let Answer::Text(t) = out.answer else {
                 panic!("{:?}", out.answer)
             };
-            let pts: std::collections::HashSet<&str> = t.split(' ').collect();
+            let pts: std::collections::HashSet<Pos> = t
+                .split(' ')
+                .map(|w| {
+                    let (x, y) = crate::protocol::command::parse_coord(w).expect(w);
+                    b.pos(x, y)
+                        .unwrap_or_else(|| panic!("{w} is off the {size}x{size} board"))
+                })
+                .collect();
             assert_eq!(pts.len(), 3, "{t}");
         }
     }

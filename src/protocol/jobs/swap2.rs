@@ -194,9 +194,18 @@ mod tests {
 
     #[test]
     fn transforms_are_symmetries() {
+        // The eight images of a point off every axis and diagonal are distinct, and
+        // each symmetry keeps lengths and angles (dot products).
+        let images: std::collections::HashSet<_> = (0..8).map(|s| transform(1, 2, s)).collect();
+        assert_eq!(images.len(), 8, "{images:?}");
+        let dot = |a: (i64, i64), b: (i64, i64)| a.0 * b.0 + a.1 * b.1;
         for s in 0..8 {
-            let (x, y) = transform(1, 2, s);
-            assert_eq!(x * x + y * y, 5);
+            let (a, b) = (transform(1, 2, s), transform(3, -1, s));
+            assert_eq!(
+                (dot(a, a), dot(b, b), dot(a, b)),
+                (5, 10, 1),
+                "symmetry {s}"
+            );
         }
     }
 }
