@@ -32,6 +32,10 @@ pub struct Engine {
     nets: Vec<Arc<NetWeights>>,
     /// Whether positions of a rule with a network are evaluated by it (`--eval net`).
     use_net: bool,
+    /// The request (max_memory, hash bytes, threads) the table was last sized for: a
+    /// request that has not changed keeps the table, and the cap is not measured
+    /// again (the free memory then leaves out the table's own touched pages).
+    sized_for: Option<(u64, Option<u64>, usize)>,
 }
 
 impl Default for Engine {
@@ -87,6 +91,7 @@ impl Engine {
             solvers: Mutex::new(SolverMemory::new()),
             nets: Vec::new(),
             use_net: false,
+            sized_for: None,
         }
     }
 
@@ -141,6 +146,27 @@ impl Engine {
     /// Asks for a table of `bytes` from the next search on; nothing is allocated now.
     pub fn resize_tt(&mut self, bytes: usize) {
         self.tt_wanted = bytes.max(MIN_TT_BYTES as usize);
+        self.sized_for = None;
+    }
+
+    /// Sizes the table for the manager's `max_memory` (0: none) and `hash_bytes`, the
+    /// solvers' tables of the current threads counted (`tt_bytes_for`), within what
+    /// the machine can hold: the new size, or `None` when the request is the one the
+    /// table was last sized for (managers repeat START and INFO before every game).
+    pub fn size_tt(&mut self, max_memory: u64, hash_bytes: Option<u64>) -> Option<usize> {
+        let request = (max_memory, hash_bytes, self.threads);
+        if self.sized_for == Some(request) {
+            return None;
+        }
+        let bytes = tt_bytes_for(
+            max_memory,
+            hash_bytes,
+            self.max_tt_bytes(),
+            self.solver_bytes(),
+        );
+        self.resize_tt(bytes);
+        self.sized_for = Some(request);
+        Some(bytes)
     }
 
     /// Gives the table the size last asked for, before a search: zeroed memory that
@@ -180,6 +206,24 @@ impl Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_same_request_keeps_the_table() {
+        let mut engine = Engine::new(0, 1);
+        assert_eq!(engine.size_tt(0, Some(1 << 20)), Some(1 << 20));
+        assert_eq!(engine.size_tt(0, Some(1 << 20)), None);
+        assert_eq!(engine.size_tt(0, Some(2 << 20)), Some(2 << 20));
+        // Another thread count is another request (each thread's solver table counts
+        // within max_memory).
+        engine.set_threads(2);
+        assert_eq!(engine.size_tt(0, Some(2 << 20)), Some(2 << 20));
+        let limited = engine.size_tt(40 << 20, Some(100 << 20)).unwrap();
+        assert_eq!(
+            limited,
+            (40 << 20) - PROCESS_RESERVE_BYTES - engine.solver_bytes()
+        );
+        assert_eq!(engine.size_tt(40 << 20, Some(100 << 20)), None);
+    }
 
     #[test]
     fn a_huge_request_is_capped_by_the_available_memory() {

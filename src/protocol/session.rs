@@ -147,7 +147,8 @@ impl Session {
         log_explicit: bool,
         threads: Option<usize>,
     ) -> Session {
-        let threads = threads.unwrap_or_else(default_threads);
+        // No more than the cores, as `INFO thread_num`.
+        let threads = threads.map_or_else(default_threads, |n| n.min(default_threads()));
         log::info!("search threads: {threads}");
         Session {
             out: Output::new(),
@@ -389,6 +390,15 @@ mod tests {
     use crate::protocol::command::parse_coord;
     use std::time::Duration;
 
+    /// `--threads` is capped at the cores as `INFO thread_num` is: more threads than
+    /// cores only delay the answer.
+    #[test]
+    fn a_thread_count_past_the_cores_is_capped() {
+        let (events, _) = std::sync::mpsc::channel();
+        let session = Session::new(events, LogSink::default(), true, Some(1000));
+        assert_eq!(lock(&session.engine).threads(), default_threads());
+    }
+
     /// While a search answered early still holds the engine, a command that changes
     /// the engine answers at once; the change is made before the next search.
     #[test]
@@ -433,7 +443,8 @@ mod tests {
     /// A job that cannot search (the engine is held, as by a stalled search answered
     /// early) is answered when it is overdue, in its own form: each job's rule and
     /// commands, then how many points its answer has (`SWAP` counts as none). Renju
-    /// checks the colours: Black's moves must not be forbidden.
+    /// checks the colours: Black's moves must not be forbidden (one case offers a
+    /// double three).
     #[test]
     fn an_overdue_job_is_answered_in_its_form() {
         let setup = ["START 15", "INFO timeout_turn 300", "INFO timeout_match 0"];
@@ -447,8 +458,14 @@ mod tests {
             "DONE",
             "YXNBEST 3",
         ];
-        let cases: [(Rule, &[&str], &[usize]); 7] = [
+        // Black to move in renju, where 7,7 (two open threes) is forbidden.
+        let double_three = [
+            "BOARD", "8,7,1", "0,0,2", "9,7,1", "0,14,2", "7,8,1", "14,0,2", "7,9,1", "14,14,2",
+            "DONE",
+        ];
+        let cases: [(Rule, &[&str], &[usize]); 8] = [
             (Rule::Renju, &["BOARD", "7,7,1", "8,8,2", "DONE"], &[1]),
+            (Rule::Renju, &double_three, &[1]),
             (Rule::Renju, &renju_black, &[1]),
             (
                 Rule::Renju,

@@ -90,8 +90,11 @@ pub fn run(
         engine
     };
     let mut redraw_engine = None;
-    while next < first + count {
-        let end = (next + batch).min(first + count);
+    let Some(last) = first.checked_add(count) else {
+        bail!("games {first} and {count} more run past the last game number");
+    };
+    while next < last {
+        let end = next.saturating_add(batch).min(last);
         let drawn: Vec<Result<(Opening, Rng)>> = (next..end)
             .into_par_iter()
             .map_init(new_engine, |engine, i| {
@@ -308,6 +311,21 @@ mod tests {
     }
 
     #[test]
+    fn game_numbers_past_the_last_are_refused() {
+        let mut bytes = Vec::new();
+        let past = run(
+            &small_settings(),
+            u64::MAX,
+            2,
+            &AHashSet::new(),
+            &mut bytes,
+            |_| {},
+        );
+        assert!(past.is_err_and(|e| e.to_string().contains("last game number")));
+        assert!(bytes.is_empty());
+    }
+
+    #[test]
     fn games_are_reproducible_and_replay_legally() {
         let settings = small_settings();
         let play = |first| play_two(&settings, first);
@@ -315,10 +333,10 @@ mod tests {
         assert_eq!(totals.games, 2);
         assert_eq!(play(0).0, bytes, "same seed, same games");
         let games = format::read_games(&mut bytes.as_slice()).unwrap();
-        let mut positions = 0;
+        let (mut positions, mut decided) = (0, 0);
         for g in &games {
             g.positions(|_| positions += 1).unwrap();
-            // A decided game ends on a five.
+            // A decided game ends on its winner's five.
             if g.result != 0 {
                 let last = g.plies.last().unwrap();
                 let mut board = Board::new(15, 15, Rule::Renju).unwrap();
@@ -340,9 +358,14 @@ mod tests {
                     board.make(p, c);
                 }
                 let p = board.pos(last.x as i64, last.y as i64).unwrap();
-                assert!(board.is_win_move(board.to_move(), p));
+                let winner = board.to_move();
+                assert!(board.is_win_move(winner, p));
+                let black_won = winner == crate::board::Color::Black;
+                assert_eq!(g.result, if black_won { 1 } else { -1 });
+                decided += 1;
             }
         }
+        assert!(decided > 0, "no decided game to check");
         assert_eq!(positions, totals.positions);
         // Game 1 alone is the same game as the second of the pair.
         let (single, _) = play(1);

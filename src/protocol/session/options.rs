@@ -2,7 +2,7 @@
 
 use super::{lock, Opening, Session};
 use crate::board::Rule;
-use crate::engine::{default_threads, tt_bytes_for};
+use crate::engine::default_threads;
 use crate::net::file::NetWeights;
 use std::sync::Arc;
 
@@ -12,20 +12,14 @@ impl Session {
     pub(super) fn size_tt(&mut self) {
         let (max_memory, hash_kb) = (self.max_memory, self.hash_kb);
         self.with_engine(move |engine| {
-            let cap = engine.max_tt_bytes();
-            let solver_bytes = engine.solver_bytes();
-            let bytes = tt_bytes_for(
-                max_memory,
-                hash_kb.map(|kb| kb.saturating_mul(1024)),
-                cap,
-                solver_bytes,
-            );
-            engine.resize_tt(bytes);
-            log::info!(
-                "TT: {} MiB, solver tables: {} MiB",
-                bytes >> 20,
-                solver_bytes >> 20
-            );
+            let hash_bytes = hash_kb.map(|kb| kb.saturating_mul(1024));
+            if let Some(bytes) = engine.size_tt(max_memory, hash_bytes) {
+                log::info!(
+                    "TT: {} MiB, solver tables: {} MiB",
+                    bytes >> 20,
+                    engine.solver_bytes() >> 20
+                );
+            }
         });
     }
 
