@@ -85,7 +85,9 @@ pub fn balanced_opening(
     }
     bail!(
         "no balanced opening found in {MAX_DRAWS} draws or {MAX_SEARCHES} searches \
-         ({}-{} stones within {} of the centre, {} openings excluded)",
+         ({}-{} stones within {} of the centre, {} openings excluded; on boards much \
+         smaller than 15x15 the networks' scores run large: `--eval classical` judges \
+         balance there)",
         spec.stones.0,
         spec.stones.1,
         spec.radius,
