@@ -6,23 +6,31 @@
 #   scripts/learning_curve.sh DIR DATA.frsp...
 #
 # DIR receives curve-SHARE.frnn and curve-SHARE.txt (the trainer's report) per share,
-# curve.txt, the table, and gains.txt: the held-out losses' gain per doubling of the
-# data between rows. A share whose network and report exist is not trained again, so
-# a stopped run resumes. Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS
-# (default 3), THREADS (default: every core), NET (each share trains on from this
-# network, as train.sh's next generation does: the curve of one generation's games),
-# EVAL (other self-play files: each network's value loss on all of each file's games,
-# one more column a file, e.g. the games of the engine's own network), BIN (the engine
-# binary, default a fresh release build of this tree, copied into DIR).
+# curve-SHARE-on-NAME.txt (its scores on each EVAL file), curve.txt, the table, and
+# gains.txt: the held-out losses' gain per doubling of the data between rows. A share
+# whose network and report exist is not trained again, so a stopped run resumes.
+# Environment: SHARES (default "0.125 0.25 0.5 1"), EPOCHS (default 3, with NET 2),
+# THREADS (default: every core), NET (each share trains on from this network, as
+# train.sh's next generation does: the curve of one generation's games), EVAL (other
+# self-play files, of distinct file names: each network's value loss on all of each
+# file's games, one more column a file, e.g. the games of the engine's own network),
+# BIN (the engine binary, default a fresh release build of this tree, copied into DIR).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 2 ]; then
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 dir=$1
 shift
 mkdir -p "$dir"
+read -r -a evals <<<"${EVAL:-}"
+# A file's scores are kept under its name: two files of one name would share them.
+names=$(for e in "${evals[@]}"; do basename "$e" .frsp; done | sort)
+if [ "$names" != "$(uniq <<<"$names")" ]; then
+    echo "learning_curve.sh: EVAL files need distinct names: ${EVAL}" >&2
+    exit 2
+fi
 threads=()
 if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
 # shellcheck source=scripts/train-recipe.sh
@@ -30,7 +38,6 @@ if [ -n "${THREADS:-}" ]; then threads=(--threads "$THREADS"); fi
 # shellcheck source=scripts/engine-bin.sh
 . "$root/scripts/engine-bin.sh"
 engine_bin "$dir"
-read -r -a evals <<<"${EVAL:-}"
 {
     printf '%-6s %10s %8s %8s %6s %7s' share positions value policy top1 seconds
     for e in "${evals[@]}"; do printf ' %8s' "$(basename "$e" .frsp)"; done

@@ -30,7 +30,7 @@ openings=${OPENINGS:-$root/tests/data/openings/freestyle15.txt}
 rule=${RULE:-0}
 # GomocupJudge draws a renju game after N*N-25 stones: the full-board ending, where
 # Black's last empty cell may be forbidden (no pass in the protocol), never comes.
-if [ "$rule" = 4 ]; then draw_after=${DRAW_AFTER:-200}; else draw_after=${DRAW_AFTER:-0}; fi
+if [ "$rule" = 4 ] || [ "$rule" = renju ]; then draw_after=${DRAW_AFTER:-200}; else draw_after=${DRAW_AFTER:-0}; fi
 draw=()
 if [ "$draw_after" != 0 ]; then draw=(--draw-after "$draw_after"); fi
 # An engine may carry arguments ("pbrain-ferrum --threads 1"): check the program only.

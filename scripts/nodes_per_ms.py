@@ -4,7 +4,7 @@
 `bench` searches a few sparse positions, where the network's share of a node's cost is
 smaller than in games; this reads what a match really got. For every move request in
 Ferrum's `--log` files (a `<< TURN`, `<< BEGIN` or `<< BOARD` line), it takes the
-nodes of the `Move: ... nodes N` line that follows and the time from the request's
+nodes of the `Move: ... nodes N` line logged with it and the time from the request's
 arrival to the answer (`>> x,y`), both as logged, and prints per log file and over all
 of them: moves searched (those with nodes), their mean time and nodes per millisecond.
 Give each engine its own log file (`--log`), e.g.
@@ -30,16 +30,23 @@ def stamp(line):
 
 
 def moves(path):
-    """(nodes, seconds) of every searched move in one log."""
-    out, asked, nodes = [], None, None
+    """(nodes, seconds) of every searched move in one log. The answer is logged before
+    the `Move:` line (the protocol answers first), older logs had it after: either
+    order counts once both are in."""
+    out, asked, nodes, answered = [], None, None, None
     with open(path, errors="replace") as f:
         for line in f:
             if REQUEST.search(line):
-                asked, nodes = stamp(line), None
-            elif (m := MOVE.search(line)) and asked is not None:
+                asked, nodes, answered = stamp(line), None, None
+                continue
+            if asked is None:
+                continue
+            if m := MOVE.search(line):
                 nodes = int(m.group(1))
-            elif ANSWER.search(line) and asked is not None and nodes:
-                out.append((nodes, stamp(line) - asked))
+            elif ANSWER.search(line):
+                answered = stamp(line)
+            if nodes and answered is not None:
+                out.append((nodes, answered - asked))
                 asked = None
     return out
 

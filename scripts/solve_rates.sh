@@ -4,6 +4,10 @@
 #   scripts/solve_rates.sh [TIME_MS (default 1000)] [FILE.jsonl ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# check_line.py judges renju lines with the PyPI package `renju`, as the tests do.
+# shellcheck source=scripts/install-missing.sh
+. scripts/install-missing.sh
+need_python_modules renju
 time_ms=${1:-1000}
 shift || true
 data=tests/data
@@ -11,6 +15,7 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=("$data"/puzzles/*.jsonl)
 cargo build --release --quiet
 out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 for f in "${files[@]}"; do
     name=$(basename "$f" .jsonl)
     summary=$(target/release/pbrain-ferrum solve --time-ms "$time_ms" "$f" 2>&1 >"$out/$name.out")
@@ -31,4 +36,3 @@ PY
     check=$(python3 scripts/check_line.py --jsonl "$out/$name.check" --quiet | tail -1)
     printf '%-16s %s | checker: %s\n' "$name" "$summary" "$check"
 done
-rm -rf "$out"

@@ -8,8 +8,9 @@
 # OPENINGS random openings are written to DIR/openings.txt (2 to 6 stones within 2 to
 # 4 cells of the centre, from a fixed seed), the 2 x OPENINGS games go to DIR/games/
 # as .psq files, and the fitted tables are printed (the first three go into
-# src/eval/weights.rs, the rest, after its marker line, is src/eval/combo_weights.rs;
-# the change must then win a match). Environment: ARENA (default
+# src/eval/weights.rs, then each marker line `// ---- src/eval/FILE ----` starts a
+# generated file, combo_weights.rs and mask_weights.rs: scripts/apply_tune.py writes
+# them all; the change must then win a match). Environment: ARENA (default
 # target/release/ferrum-arena), FERRUM (the tune tool, default target/release/pbrain-ferrum),
 # TURN_MS (default 60), RULE (default 0), SEED (default 1), CONCURRENCY (default 2),
 # TUNE_ARGS (e.g. "--combo-l2 1e-7"). ENGINE may be any pbrain engine: a stronger
@@ -18,7 +19,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ $# -lt 3 ]; then
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
 fi
 engine=$1

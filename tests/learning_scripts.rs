@@ -123,6 +123,17 @@ fn learning_curve_scores_other_sets_and_resumes() {
         &curve.join("curve-1.frnn"),
         &curve.join("curve.txt"),
     );
+    // Two sets of one file name would share one score (train.sh names every
+    // generation's games `games.frsp`): refused.
+    let twins = format!("{} {}/other.frsp", other_name, curve.to_str().unwrap());
+    let env = [("BIN", FERRUM), ("EVAL", twins.as_str())];
+    let out = script("learning_curve.sh", &env)
+        .arg(dir.join("twins"))
+        .arg(&data)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("distinct names"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
