@@ -2,7 +2,7 @@
 //! record holds the rule, the board size, the opening stones, every searched move with
 //! the search's score, and the result; every position of the game, with its side to
 //! move, is rebuilt from it (`GameRecord::positions`). Storing games instead of
-//! positions keeps a position to about 3 bytes.
+//! positions keeps a position to a little over 4 bytes.
 //!
 //! Layout, little-endian:
 //! - header: `b"FRSP"`, version `u16`, reserved `u16`;

@@ -1,5 +1,6 @@
 //! When a solver must give up: a point in time, a flag another thread sets (the
-//! protocol's stop: `YXSTOP`, `END`, a new command), or both.
+//! protocol's stop: `YXSTOP`, `INFO timeout_turn 0`, `END`, end of input, an overdue
+//! answer), or both.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -4,7 +4,8 @@
 //! `{"id": ..., "move": [x,y] | null, "result": "win" | "loss" | "unknown",
 //!   "line": [[x,y], ...], "nodes": N, "ms": N}`.
 //! The line is the proven winning line, attacker first. A VCF is tried first (its line
-//! is checkable move by move), then the main search with the time left. Puzzles are
+//! is checkable move by move), then, unless the puzzle asks for a VCF, the VCT, then,
+//! unless it asks for a VCT, the main search with the time left. Puzzles are
 //! solved `--threads` at a time (default: one per core), each on one search thread.
 
 use crate::board::{Board, Color, Pos, Rule};
