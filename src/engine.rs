@@ -44,11 +44,9 @@ impl Default for Engine {
     }
 }
 
-/// Every core the machine has.
+/// Every core this process may run on.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
+    crate::cores::usable()
 }
 
 /// `MAX_TT_BYTES`, and no more than half of the `available` memory (as the system

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod cores;
 pub mod engine;
 pub mod eval;
 pub mod fit;

@@ -158,13 +158,19 @@ impl Target {
     }
 
     fn write(&mut self, buf: &[u8]) {
-        if self.written + buf.len() as u64 > MAX_LOG_BYTES {
+        let after = self.written + buf.len() as u64;
+        if after > MAX_LOG_BYTES {
             let old = self.path.with_extension("log.old");
-            let _ = std::fs::rename(&self.path, &old);
-            if let Ok(f) = File::create(&self.path) {
-                self.file = f;
+            // On Windows the rename fails while another program holds the file (a
+            // viewer following it): the log then goes on, and is emptied only at twice
+            // the size, so that it stays bounded.
+            let moved = std::fs::rename(&self.path, &old).is_ok();
+            if moved || after > 2 * MAX_LOG_BYTES {
+                if let Ok(f) = File::create(&self.path) {
+                    self.file = f;
+                }
+                self.written = 0;
             }
-            self.written = 0;
         }
         if self.file.write_all(buf).is_ok() {
             self.written += buf.len() as u64;
@@ -227,6 +233,28 @@ mod tests {
             .unwrap()
             .len();
         assert!(size <= MAX_LOG_BYTES && old <= MAX_LOG_BYTES);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A rotation that cannot move the log aside keeps the log (up to twice the size).
+    #[test]
+    fn a_log_that_cannot_be_moved_aside_is_kept() {
+        let dir = std::env::temp_dir().join(format!("ferrum-log-kept-{}", std::process::id()));
+        let path = dir.join("kept.log");
+        let mut target = Target::open(&path).unwrap();
+        // A folder where the old log would go: the rename fails, as a held file's does.
+        std::fs::create_dir_all(path.with_extension("log.old").join("x")).unwrap();
+        let mut line = vec![b'x'; 999];
+        line.push(b'\n');
+        let lines = MAX_LOG_BYTES / 1000 + 10;
+        for _ in 0..lines {
+            target.write(&line);
+        }
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), lines * 1000);
+        for _ in 0..lines {
+            target.write(&line);
+        }
+        assert!(std::fs::metadata(&path).unwrap().len() < MAX_LOG_BYTES);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1641,3 +1641,42 @@ fn end_of_input_answers_what_was_asked() {
     assert!(lines[3].starts_with("name="), "stdout: {stdout}");
     assert!(start.elapsed() < Duration::from_secs(5));
 }
+
+/// `INFO folder` puts the log in a `ferrum` folder inside it; a folder whose bytes are
+/// not UTF-8 (an ANSI manager's `C:\Users\Müller`) is not used: its name would read
+/// with replacement characters, another folder than the manager's.
+#[test]
+fn info_folder_logs_there_unless_its_name_is_not_utf8() {
+    let dir = std::env::temp_dir().join(format!("ferrum-folder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |folder: &[u8]| {
+        let mut input = b"INFO folder ".to_vec();
+        input.extend_from_slice(folder);
+        input.extend_from_slice(b"\nSTART 15\nEND\n");
+        Command::new(env!("CARGO_BIN_EXE_pbrain-ferrum"))
+            .env_remove("FERRUM_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                child.stdin.take().expect("piped stdin").write_all(&input)?;
+                child.wait_with_output()
+            })
+            .expect("running the engine")
+    };
+    let good = dir.join("good");
+    let out = run(good.to_str().unwrap().as_bytes());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "OK");
+    assert!(good.join("ferrum/ferrum.log").exists());
+    let mut ansi = dir.to_str().unwrap().as_bytes().to_vec();
+    ansi.extend_from_slice(b"/M\xfcller");
+    let out = run(&ansi);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "OK");
+    let made: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(made, ["good"], "{made:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

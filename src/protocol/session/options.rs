@@ -76,6 +76,12 @@ impl Session {
                     }
                 }
             }
+            // A folder that came in another encoding than UTF-8 (an ANSI manager's
+            // `C:\Users\Müller`) reads with replacement characters: a folder of that
+            // name would be a new one, or one the engine may not create.
+            ("folder", _) if value.contains(char::REPLACEMENT_CHARACTER) => {
+                log::info!("INFO folder {value}: not UTF-8, not used")
+            }
             ("folder", _) if !self.log_explicit && !value.is_empty() => {
                 let path = std::path::Path::new(value)
                     .join("ferrum")
