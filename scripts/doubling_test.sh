@@ -81,10 +81,11 @@ if [ ! -f "$dir/match.txt" ] || ! grep -q '^Finished' "$dir/match.txt"; then
 fi
 # More data has stopped helping when doubling lowers the value loss on both own sets by
 # less than 0.003 and the network of all the data does not beat the one of half in play
-# (its 95 % interval reaches 0).
+# (its 95 % interval reaches 0). The losses are compared as printed (four decimals) in
+# units of 0.0001: in floating point a gain printed 0.0030 could fall just under.
 {
     awk 'NR == 2 { for (i = 7; i <= NF; i++) half[i] = $i }
-        NR == 3 { for (i = 7; i <= NF; i++) { g = half[i] - $i; printf "own set %d: value %s -> %s, gain %.4f\n", i - 6, half[i], $i, g; if (g >= 0.003) more = 1 } }
+        NR == 3 { for (i = 7; i <= NF; i++) { g = int(half[i] * 10000 + 0.5) - int($i * 10000 + 0.5); printf "own set %d: value %s -> %s, gain %.4f\n", i - 6, half[i], $i, g / 10000; if (g >= 30) more = 1 } }
         END { print (more ? "loss: more data still helps" : "loss: more data stopped helping") }' \
         "$dir/curve/curve.txt"
     grep 'scored' "$dir/match.txt"
@@ -92,4 +93,13 @@ fi
     sed -n 's/.*W-L-D \([0-9]*\)-\([0-9]*\)-[0-9]*, Elo difference \([^ ]*\) +\/- \([^ ]*\).*/\1 \2 \3 \4/p' \
         "$dir/match.txt" | awk '{ beats = ($3 ~ /inf/ || $4 ~ /inf/) ? $1 > $2 : $3 - $4 > 0
             print (beats ? "play: all the data beats half" : "play: all the data does not beat half") }'
-} | tee "$dir/verdict.txt"
+} >"$dir/verdict.part"
+# Both halves of the rule together.
+if grep -q '^loss: more data stopped helping' "$dir/verdict.part" &&
+    grep -q '^play: all the data does not beat half' "$dir/verdict.part"; then
+    echo "verdict: more data has stopped helping" >>"$dir/verdict.part"
+else
+    echo "verdict: more data still helps" >>"$dir/verdict.part"
+fi
+mv "$dir/verdict.part" "$dir/verdict.txt"
+cat "$dir/verdict.txt"

@@ -156,11 +156,19 @@ fn doubling_test_goes_from_nothing_to_its_verdict_and_resumes() {
     }
     let verdict = std::fs::read_to_string(dir.join("verdict.txt")).unwrap();
     let lines: Vec<&str> = verdict.lines().collect();
-    assert_eq!(lines.len(), 5, "{verdict}");
+    assert_eq!(lines.len(), 6, "{verdict}");
     assert!(lines[0].starts_with("own set 1: value ") && lines[1].starts_with("own set 2: "));
     assert!(lines[2].starts_with("loss: more data "), "{verdict}");
     assert!(lines[3].contains("W-L-D"), "{verdict}");
     assert!(lines[4].starts_with("play: all the data "), "{verdict}");
+    // The rule: stopped helping only if both the losses and the match say so.
+    let stopped = lines[2].ends_with("stopped helping") && lines[4].ends_with("does not beat half");
+    let combined = if stopped {
+        "verdict: more data has stopped helping"
+    } else {
+        "verdict: more data still helps"
+    };
+    assert_eq!(lines[5], combined, "{verdict}");
     let match_log = std::fs::read_to_string(dir.join("match.txt")).unwrap();
     assert!(match_log.contains("Finished 2 games"), "{match_log}");
 
