@@ -64,7 +64,7 @@ pub struct Cli {
     concurrency: usize,
     /// SPRT of H0 elo=E0 against H1 elo=E1 with error rates alpha=A, beta=B (e.g.
     /// 0,10,0.05,0.05); stops once a bound is crossed
-    #[arg(long, value_name = "E0,E1,A,B", value_parser = sprt)]
+    #[arg(long, value_name = "E0,E1,A,B", value_parser = sprt, allow_hyphen_values = true)]
     sprt: Option<Sprt>,
     /// Save each game as DIR/game_NNNN.psq (Piskvork format)
     #[arg(long, value_name = "DIR")]
@@ -238,6 +238,12 @@ mod tests {
         assert_eq!(c.settings.tolerance_ms, 1000);
         assert_eq!(c.concurrency, 6);
         assert!(c.sprt.is_some());
+        // A no-regression test's negative E0 is a value, not an option.
+        let Ok(Command::Match(c)) = parse(&args("--engine a --engine b --sprt -10,0,0.05,0.05"))
+        else {
+            panic!("a negative elo0 refused")
+        };
+        assert_eq!(c.sprt.map(|s| s.elo0), Some(-10.0));
     }
 
     #[test]
