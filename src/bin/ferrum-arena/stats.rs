@@ -134,7 +134,11 @@ impl Sprt {
             return None;
         };
         let probability = |x: f64| x > 0.0 && x < 1.0;
-        (elo0 < elo1 && probability(alpha) && probability(beta)).then_some(Sprt {
+        // Scores within a millionth of 0 or 1 (beyond about 2400 Elo) leave the fits
+        // no room (the bisection's range grows as 1 / score).
+        let fits = |elo: f64| (1e-6..=1.0 - 1e-6).contains(&score_from_elo(elo));
+        let scores = fits(elo0) && fits(elo1);
+        (elo0 < elo1 && scores && probability(alpha) && probability(beta)).then_some(Sprt {
             elo0,
             elo1,
             alpha,
@@ -352,6 +356,9 @@ mod tests {
         };
         assert_eq!(sprt.llr(&only_wins, &NO_PAIRS), (0.0, Model::Games));
         assert!(Sprt::parse("10,0,0.05,0.05").is_none());
+        assert!(Sprt::parse("0,20000,0.05,0.05").is_none());
+        assert!(Sprt::parse("-20000,0,0.05,0.05").is_none());
+        assert!(Sprt::parse("0,inf,0.05,0.05").is_none());
         // Pairs take over once two kinds are in: [0, 0, 6, 2, 2] gives 0.283555
         // (approximation 0.513646), the same games' W-L-D (one way the pairs may have
         // split: 12-6-2) 0.182775.
