@@ -34,19 +34,19 @@ impl Ctx<'_> {
         Some((if b.to_move() == first { v } else { -v }, r.nodes))
     }
 
-    /// Scores `lines` (for the side to move) in two rounds: all of them shallow in
-    /// a third of the time, then the `keep` closest to `target` with the rest.
+    /// Scores `lines` (for the side to move) in two rounds within `window`: all of them
+    /// shallow in a third of it, then the `keep` closest to `target` with the rest.
     /// Returns (line, score) closest to `target` first.
     pub(super) fn balance_rounds(
         &self,
         board: &Board,
         lines: Vec<Vec<Pos>>,
-        target: i32,
-        keep: usize,
+        (target, keep): (i32, usize),
+        window: Window,
         nodes: &mut u64,
     ) -> Vec<(Vec<Pos>, i32)> {
         let mut scored: Vec<(Vec<Pos>, i32)> = Vec::new();
-        let first = Window::of(self.limits).part(self.limits, 1, 3);
+        let first = window.part(self.limits, 1, 3);
         let count = lines.len();
         for (i, line) in lines.into_iter().enumerate() {
             if self.stopped() && !scored.is_empty() {
@@ -63,7 +63,7 @@ impl Ctx<'_> {
         let distance = |v: i32| (v as i64 - target as i64).abs();
         scored.sort_by_key(|s| distance(s.1));
         scored.truncate(keep.max(1));
-        let second = Window::of(self.limits);
+        let second = window;
         let count = scored.len();
         for (i, entry) in scored.iter_mut().enumerate() {
             if self.stopped() {
@@ -85,7 +85,8 @@ impl Ctx<'_> {
     pub(super) fn balance_one(&self, board: &Board, bias: i32) -> Outcome {
         let mut nodes = 0;
         let lines = candidates(board, 16).into_iter().map(|p| vec![p]).collect();
-        let scored = self.balance_rounds(board, lines, bias, 4, &mut nodes);
+        let window = Window::of(self.limits);
+        let scored = self.balance_rounds(board, lines, (bias, 4), window, &mut nodes);
         self.balance_outcome(board, scored, bias, nodes)
     }
 
@@ -98,7 +99,8 @@ impl Ctx<'_> {
             // Every candidate wins at once or there is no room for two stones.
             return self.balance_one(board, bias);
         }
-        let scored = self.balance_rounds(board, lines, bias, 5, &mut nodes);
+        let window = Window::of(self.limits);
+        let scored = self.balance_rounds(board, lines, (bias, 5), window, &mut nodes);
         self.balance_outcome(board, scored, bias, nodes)
     }
 

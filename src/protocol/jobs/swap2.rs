@@ -58,10 +58,12 @@ impl Ctx<'_> {
     /// better by search; else our stone. With 3 stones and a position only slightly
     /// better for White, two stones that balance it (the opponent then chooses).
     pub(super) fn swap2_decide(&self, board: &Board, stones: usize) -> Outcome {
+        // A tenth of the time stays unused: a sub-search that ended at the hard limit
+        // left the job's own answer racing the protocol's answer without it, which
+        // for this job is another answer (one stone where the job chose two).
+        let whole = Window::of(self.limits).part(self.limits, 9, 10);
         let share = if stones == 3 { 1 } else { 2 };
-        let limits = Window::of(self.limits)
-            .part(self.limits, share, 2)
-            .limits(self.limits, None);
+        let limits = whole.part(self.limits, share, 2).limits(self.limits, None);
         let limits = Limits {
             report_root_moves: self.limits.report_root_moves,
             ..limits
@@ -89,7 +91,7 @@ impl Ctx<'_> {
         out.answer = Answer::Text(best.to_string());
         if stones == 3 && score <= BALANCE_WINDOW && !self.stopped() {
             let lines = two_move_lines(board, 6, 4);
-            let scored = self.balance_rounds(board, lines, 0, 4, &mut nodes);
+            let scored = self.balance_rounds(board, lines, (0, 4), whole, &mut nodes);
             out.nodes = nodes;
             if let Some((pair, v)) = scored.first() {
                 if v.abs() < score.abs().max(BALANCE_WINDOW / 2) {
