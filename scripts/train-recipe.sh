@@ -2,7 +2,8 @@
 # ones included), sourced by train.sh and learning_curve.sh so that both train alike: a
 # residual network (a learnt correction to the classical evaluation), the value target
 # mostly the search's score, the rate falling linearly to a tenth. EPOCHS (default 3);
-# HOLDOUT (one game in N held out, default 20; tiny test sets need a smaller N).
+# HOLDOUT (the games of one opening in N held out, default 20; tiny test sets need a
+# smaller N).
 # With NET (the previous generation), training goes on from its weights at a quarter of
 # the rate for 2 epochs: renju generation 1 this way beat one trained from random
 # weights on more data, in a seventh of the time (docs/strength-log.md, session 82).

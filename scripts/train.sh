@@ -11,7 +11,7 @@
 # net.frnn, the training report train.txt and the match match.txt. Environment: RULE
 # (freestyle, standard or renju; default freestyle), SIZE (default 15), GAMES (default
 # 2000), NODES per move (default 20000), SEED (default 1),
-# EPOCHS (default 3, 2 with NET), HOLDOUT (one game in N held out, default 20), TURN_MS
+# EPOCHS (default 3, 2 with NET), HOLDOUT (the games of one opening in N held out, default 20), TURN_MS
 # of the match (default 100), MATCH_GAMES (default 200), THREADS (default: every core),
 # NET (the previous generation's network: the self-play searches with it, into a new
 # DIR, training goes on from its weights and the match is against it; unset for

@@ -18,6 +18,8 @@ pub const PROCESS_RESERVE_BYTES: usize = 24 << 20;
 /// The largest table whatever the machine has (`YXSHOWINFO`'s `MAX_HASH_SIZE` 24).
 const MAX_TT_BYTES: u64 = 16 << 30;
 const MIN_TT_BYTES: u64 = crate::tt::MIN_BYTES as u64;
+/// The most search threads an engine runs, whatever it is asked for.
+pub const MAX_THREADS: usize = 256;
 
 pub struct Engine {
     tt: TranspositionTable,
@@ -129,7 +131,7 @@ impl Engine {
     }
 
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, 256);
+        self.threads = n.clamp(1, MAX_THREADS);
     }
 
     pub fn tt_bytes(&self) -> usize {

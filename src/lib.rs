@@ -25,6 +25,7 @@ pub mod web;
 pub mod tools {
     //! The subcommands of `pbrain-ferrum` other than the protocol.
     pub mod analyze;
+    pub mod args;
     pub mod move_scan;
     pub mod parallel;
     pub mod progress;

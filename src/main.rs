@@ -47,7 +47,8 @@ enum Command {
     /// Fixed positions searched to a fixed depth: the search's node-count signature
     Bench {
         /// Search depth
-        #[arg(default_value_t = ferrum::bench::DEFAULT_DEPTH)]
+        #[arg(default_value_t = ferrum::bench::DEFAULT_DEPTH,
+            value_parser = clap::value_parser!(i32).range(1..=ferrum::search::MAX_DEPTH as i64))]
         depth: i32,
     },
     /// Solve the puzzles of a JSONL file, one JSON answer per line
@@ -60,8 +61,8 @@ enum Command {
     SampleLeaves(sample::Options),
     /// Look for moves the move generator wrongly leaves out
     ScanMoves(move_scan::Options),
-    /// Play training games of the engine against itself at a fixed node count (with
-    /// `--net`: searching with the network, the next generation's data)
+    /// Play training games of the engine against itself at a fixed node count (searching
+    /// with the network unless `--eval classical` comes first: generation 0's data)
     Selfplay(selfplay::SelfplayOptions),
     /// Write random balanced openings, one per line (offset format)
     Openings(selfplay::OpeningsOptions),
@@ -167,7 +168,7 @@ fn main() {
             Err(e) => failed("selfplay", &format!("{e:#}")),
         },
         Command::Openings(o) => {
-            if let Err(e) = selfplay::openings(&o, &mut std::io::stdout().lock()) {
+            if let Err(e) = selfplay::openings(&o, &nets, use_net, &mut std::io::stdout().lock()) {
                 failed("openings", &format!("{e:#}"));
             }
         }

@@ -182,6 +182,13 @@ fn sgf_game(props: &[(String, String)]) -> Result<Record> {
     })
 }
 
+/// A `.psq` line that is, or was meant to be, a stone: `x,y[,ms]` (a negative
+/// coordinate included).
+fn stone_like(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with(|c: char| c.is_ascii_digit() || c == '-') && line.contains(',')
+}
+
 /// The game of a `.psq` file.
 pub fn parse_psq(text: &str) -> Result<Record> {
     let mut lines = text.lines();
@@ -196,7 +203,7 @@ pub fn parse_psq(text: &str) -> Result<Record> {
         .with_context(|| format!("bad header {header:?} (not a .psq file?)"))?;
     let mut moves = Vec::new();
     let mut names = Vec::new();
-    for line in lines.by_ref() {
+    while let Some(line) = lines.next() {
         let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
         let parsed = match fields[..] {
             [x, y] | [x, y, _] => x.parse::<usize>().ok().zip(y.parse::<usize>().ok()),
@@ -204,12 +211,16 @@ pub fn parse_psq(text: &str) -> Result<Record> {
         };
         let Some((x, y)) = parsed else {
             // The players' names follow the stones; a line that starts as a stone and
-            // is not one would end the game there without a word.
-            let stone_like = line.trim_start().starts_with(|c: char| c.is_ascii_digit());
-            ensure!(
-                !(stone_like && line.contains(',')),
-                "bad stone line {line:?}"
-            );
+            // is not one, or a stone after a blank line, would end the game there
+            // without a word.
+            ensure!(!stone_like(line), "bad stone line {line:?}");
+            if line.trim().is_empty() {
+                let rest: Vec<&str> = lines.clone().collect();
+                ensure!(
+                    !rest.iter().any(|l| stone_like(l)),
+                    "a blank line among the stones"
+                );
+            }
             names.push(line.trim().to_string());
             break;
         };
@@ -316,6 +327,11 @@ mod tests {
         let g = parse_psq("Piskvorky 15x15, 11:11, 0\n4, 8\n4,9, 0\na\nb\n0\n").unwrap();
         assert_eq!(g.moves.len(), 2);
         assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0,1\n").is_err());
+        // A stone that cannot be one, or one after a blank line, is no player's name.
+        assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0\n-5,8,0\n").is_err());
+        assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0\n\n4,9,0\n").is_err());
+        let g = parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0\n\n").unwrap();
+        assert_eq!(g.moves.len(), 1);
         assert!(parse_psq("2,13,0\n3,13,0\n")
             .unwrap_err()
             .to_string()

@@ -220,13 +220,18 @@ impl Pos {
 
     /// Move-list notation: letter = x, number = y + 1 ("h8" is 7,7).
     pub fn notation(self) -> String {
-        let x = self.x();
+        Pos::notation_of(self.x(), self.y())
+    }
+
+    /// The notation of any point [`Pos::parse_notation`] reads, on a board or not
+    /// (x below 52).
+    pub fn notation_of(x: usize, y: usize) -> String {
         let letter = if x < 26 {
             ((b'a' + x as u8) as char).to_string()
         } else {
             format!("a{}", (b'a' + (x - 26) as u8) as char)
         };
-        format!("{}{}", letter, self.y() + 1)
+        format!("{}{}", letter, y + 1)
     }
 
     /// Reads move-list notation, the inverse of [`Pos::notation`]: a letter for x

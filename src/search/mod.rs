@@ -44,6 +44,10 @@ pub struct Limits {
     pub sample_leaves: u64,
 }
 
+/// The deepest iteration, leaving room within `MAX_PLY` for extensions and the
+/// quiescence search.
+pub const MAX_DEPTH: i32 = score::MAX_PLY as i32 - 28;
+
 impl Default for Limits {
     /// No limit at all: the caller sets what it needs.
     fn default() -> Self {
@@ -51,7 +55,7 @@ impl Default for Limits {
             start: Instant::now(),
             soft: Duration::MAX,
             hard: Duration::MAX,
-            max_depth: score::MAX_PLY as i32 - 28,
+            max_depth: MAX_DEPTH,
             max_nodes: u64::MAX,
             exclude: Vec::new(),
             report_root_moves: false,

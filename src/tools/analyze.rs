@@ -91,9 +91,10 @@ pub fn position(o: &Options) -> Result<Board, String> {
     let (width, height) = o.size;
     let mut board = Board::new(width, height, o.rule).map_err(|e| e.to_string())?;
     for (i, &(x, y)) in o.moves.0.iter().enumerate() {
-        let p = board
-            .pos(x as i64, y as i64)
-            .ok_or_else(|| format!("move {} ({}) is off the board", i + 1, notation(x, y)))?;
+        let p = board.pos(x as i64, y as i64).ok_or_else(|| {
+            let at = Pos::notation_of(x, y);
+            format!("move {} ({at}) is off the board", i + 1)
+        })?;
         if !board.is_empty(p) {
             return Err(format!("move {} ({}) is occupied", i + 1, p.notation()));
         }
@@ -122,10 +123,6 @@ pub fn position(o: &Options) -> Result<Board, String> {
         board.make(p, side);
     }
     Ok(board)
-}
-
-fn notation(x: usize, y: usize) -> String {
-    Pos::from_xy(x.min(31), y.min(31)).notation()
 }
 
 fn human_count(n: u64) -> String {
@@ -299,6 +296,9 @@ mod tests {
         assert!(position(&o).is_err());
         o.moves = Moves(vec![(20, 3)]);
         assert!(position(&o).is_err());
+        // An off-board move is named as it was typed.
+        let off = Options::with_moves("h8,a99").unwrap();
+        assert!(position(&off).err().unwrap().contains("move 2 (a99)"));
         o.moves = Moves(vec![(7, 7), (8, 8)]);
         let b = position(&o).unwrap();
         assert_eq!(b.move_count(), 2);

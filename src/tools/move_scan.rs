@@ -31,7 +31,7 @@
 use super::parallel;
 use super::progress::Progress;
 use super::sample::{position, Lcg};
-use super::tune::{read_games, GameFiles};
+use super::tune::{keep_games, read_games, GameFiles};
 use crate::board::{Board, Pos, Threat};
 use crate::search::movegen::{forced_moves, move_list, Forced};
 use crate::tactics::vcf::VcfResult;
@@ -216,7 +216,7 @@ impl Scanner {
 /// Runs the tool, writing the findings to `out`; returns the counts.
 pub fn run(o: &Options, out: &mut dyn Write) -> Result<ScanCounts> {
     let games = read_games(&o.games.files, o.games.rule)?;
-    let games: Vec<_> = games.iter().filter(|g| g.size == 15).collect();
+    let games = keep_games("scan-moves", games, |g| g.size == 15, "not 15x15");
     let progress = Progress::new("scan-moves: games", games.len());
     let per_game: Vec<(ScanCounts, Vec<String>)> = parallel::pool(o.games.threads)?.install(|| {
         games

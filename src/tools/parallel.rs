@@ -1,6 +1,7 @@
 //! The thread pool of the data-parallel tools (solve, tune, sample-leaves,
 //! scan-moves): one rayon pool, sized by the tool's `--threads`.
 
+use crate::engine::MAX_THREADS;
 use anyhow::{Context, Result};
 
 /// A pool of `threads` workers; `None` means one per core.
@@ -11,10 +12,8 @@ pub fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool> {
         .context("starting the worker threads")
 }
 
-/// Parses a `--threads` value: a count of at least one.
+/// Parses a `--threads` value: a count of at least one (more than the engine's cap
+/// are its cap).
 pub fn threads(s: &str) -> Result<usize, String> {
-    s.parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| "wants a number of threads >= 1".into())
+    super::args::at_least_one::<usize>(s).map(|n| n.min(MAX_THREADS))
 }

@@ -15,9 +15,10 @@
 //! Black first, space-separated (`tune --positions` reads them with a tab and the
 //! teacher's probability appended; `scripts/label_positions.py` adds those).
 
+use super::args::at_least_one;
 use super::parallel;
 use super::progress::Progress;
-use super::tune::{read_games, GameFiles};
+use super::tune::{keep_games, read_games, GameFiles};
 use crate::board::{Board, Color, Pos, Rule};
 use crate::engine::Engine;
 use crate::record::Record;
@@ -39,7 +40,7 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value_t = 31, value_parser = clap::value_parser!(u64).range(1..))]
     pub every: u64,
     /// Every S-th position of a game, from a random start
-    #[arg(long, value_name = "S", default_value_t = 6, value_parser = at_least_one)]
+    #[arg(long, value_name = "S", default_value_t = 6, value_parser = at_least_one::<usize>)]
     pub step: usize,
     /// Seed of the random starts
     #[arg(long, value_name = "X", default_value_t = 7)]
@@ -48,18 +49,11 @@ pub struct Options {
     pub games: GameFiles,
 }
 
-pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
-    s.parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| "wants a number >= 1".into())
-}
-
 /// Runs the tool, writing the leaves to `out` in game order; returns how many
 /// positions were searched and how many leaves written.
 pub fn run(o: &Options, out: &mut dyn Write) -> Result<(usize, usize)> {
     let games = read_games(&o.games.files, o.games.rule)?;
-    let games: Vec<&Record> = games.iter().filter(|g| g.size == 15).collect();
+    let games = keep_games("sample-leaves", games, |g| g.size == 15, "not 15x15");
     // The random starts are drawn in game order, so they do not depend on the threads.
     let mut rng = Lcg::new(o.seed);
     let firsts: Vec<usize> = games.iter().map(|_| 6 + rng.next() % o.step).collect();

@@ -3,7 +3,7 @@
 //! `openings/`). Both keep clear of the openings of the `--exclude` files.
 
 use ahash::AHashSet;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -125,6 +125,7 @@ pub fn selfplay(
     nets: &[Arc<NetWeights>],
     use_net: bool,
 ) -> Result<(Totals, f64)> {
+    check_nets(nets, use_net, o.board.rule)?;
     let size = o.board.size as usize;
     let settings = Settings {
         openings: o.board.spec(),
@@ -136,15 +137,16 @@ pub fn selfplay(
         ..Settings::new(o.board.rule, size, size)
     };
     let mut excluded = o.board.excluded()?;
-    let fresh = !o.out.exists() || std::fs::metadata(&o.out)?.len() == 0;
+    let out_name = || format!("{}", o.out.display());
+    let fresh = !o.out.exists() || std::fs::metadata(&o.out).with_context(out_name)?.len() == 0;
     if !fresh {
         // Games are only ever appended to a whole self-play file of this version (after
         // a cut last record every later game would be lost), and not from its games'
         // openings: the same seed would play the same games again.
         let mut header = [0u8; 8];
-        let mut file = std::fs::File::open(&o.out)?;
-        let read = std::io::Read::read(&mut file, &mut header)?;
-        format::check_header(&header[..read]).with_context(|| format!("{}", o.out.display()))?;
+        let mut file = std::fs::File::open(&o.out).with_context(out_name)?;
+        let read = std::io::Read::read(&mut file, &mut header).with_context(out_name)?;
+        format::check_header(&header[..read]).with_context(out_name)?;
         let openings = file_openings(&o.out, size, Some(o.board.rule))
             .with_context(|| format!("cannot append to {}", o.out.display()))?;
         excluded.extend(openings.iter().map(|g| canonical(g, size, size)));
@@ -153,7 +155,7 @@ pub fn selfplay(
         .create(true)
         .append(true)
         .open(&o.out)
-        .with_context(|| format!("{}", o.out.display()))?;
+        .with_context(out_name)?;
     let mut out = std::io::BufWriter::new(file);
     if fresh {
         format::write_header(&mut out)?;
@@ -190,13 +192,43 @@ pub struct OpeningsOptions {
     pub count: u64,
 }
 
+/// A `--net` that the games would not use is refused: a run of other data than asked
+/// for costs hours before anyone sees it.
+fn check_nets(nets: &[Arc<NetWeights>], use_net: bool, rule: Rule) -> Result<()> {
+    if nets.is_empty() {
+        return Ok(());
+    }
+    ensure!(
+        use_net,
+        "--net with --eval classical: the network would not be used"
+    );
+    ensure!(
+        nets.iter().any(|n| n.rule == rule),
+        "no --net network is for {} games (it is for {})",
+        rule.name(),
+        nets.iter()
+            .map(|n| n.rule.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(())
+}
+
 /// Writes `--count` balanced openings, one per line, none equal to another or to an
-/// excluded one under the board's symmetries.
-pub fn openings(o: &OpeningsOptions, out: &mut impl Write) -> Result<()> {
+/// excluded one under the board's symmetries, balanced by the evaluation that
+/// `selfplay` with the same `nets` and `use_net` would use.
+pub fn openings(
+    o: &OpeningsOptions,
+    nets: &[Arc<NetWeights>],
+    use_net: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    check_nets(nets, use_net, o.board.rule)?;
     let size = o.board.size as usize;
     let spec = o.board.spec();
     let mut excluded = o.board.excluded()?;
     let mut engine = Engine::new(8 << 20, 1);
+    engine.set_nets(nets, use_net);
     let progress = Progress::new("openings", o.count as usize);
     for i in 0..o.count {
         let mut rng = Rng::for_item(o.board.seed, i);

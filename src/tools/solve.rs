@@ -132,7 +132,14 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle> {
         Some("black") => Color::Black,
         Some("white") => Color::White,
         Some(other) => bail!("bad to_move {other}"),
-        None => board.to_move(),
+        // Without it, the stones say whose turn it is, as in a game from Black's move.
+        None if j.black.len() == j.white.len() => Color::Black,
+        None if j.black.len() == j.white.len() + 1 => Color::White,
+        None => bail!(
+            "no to_move, and {} black and {} white stones do not say whose turn it is",
+            j.black.len(),
+            j.white.len()
+        ),
     };
     board.set_to_move(to_move);
     let question = if j.kind.contains("vcf") {
@@ -376,5 +383,17 @@ mod tests {
         assert!(parse_puzzle(four).is_ok());
         let deep = four.replace("}", r#","depth":4294967297}"#);
         assert!(parse_puzzle(&deep).is_err());
+    }
+
+    #[test]
+    fn without_to_move_the_stone_counts_say_whose_turn_it_is() {
+        use crate::board::Color;
+        // White's stones are placed last: the side to move must not follow them.
+        let white = r#"{"black":[[7,7],[8,7],[9,7]],"white":[[0,0],[0,14]]}"#;
+        assert_eq!(parse_puzzle(white).unwrap().board.to_move(), Color::White);
+        let black = r#"{"black":[[7,7],[8,7]],"white":[[0,0],[0,14]]}"#;
+        assert_eq!(parse_puzzle(black).unwrap().board.to_move(), Color::Black);
+        let odd = r#"{"black":[[7,7],[8,7],[9,7],[6,7]],"white":[[0,0]]}"#;
+        assert!(parse_puzzle(odd).is_err());
     }
 }

@@ -3,10 +3,12 @@
 //! epoch prints both sets' losses.
 
 use anyhow::{bail, ensure, Context, Result};
+use clap::builder::TypedValueParser;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::args::{at_least_one, non_negative, positive, share};
 use super::parallel;
 use crate::net::file::NetWeights;
 use crate::net::model::{Model, SCORE_SCALE};
@@ -23,20 +25,21 @@ pub struct Options {
     /// Where the network goes
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
-    /// Passes over the training positions; 0 only scores the starting network (`--init`)
-    /// on the held-out games and writes it back unchanged
-    #[arg(long, default_value_t = 4)]
+    /// Passes over the training positions; 0 only scores the starting network (`--init`,
+    /// then required) on the held-out games and writes it back unchanged
+    #[arg(long, default_value_t = 4, value_parser = TypedValueParser::map(clap::value_parser!(u16), usize::from))]
     pub epochs: usize,
     /// Positions per step
-    #[arg(long, default_value_t = 512, value_parser = positive)]
+    #[arg(long, default_value_t = 512, value_parser = at_least_one::<usize>)]
     pub batch: usize,
-    #[arg(long, default_value_t = 2e-3)]
+    #[arg(long, default_value_t = 2e-3, value_parser = positive)]
     pub learning_rate: f32,
     /// Share of the learning rate left at the end: it falls linearly over the run
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = share)]
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = share::<f32>)]
     pub final_rate: f32,
-    /// Weight of the game's result in the value target (the rest: the search score)
-    #[arg(long, default_value_t = 0.5)]
+    /// Weight of the game's result in the value target (the rest: the search score), 0
+    /// to 1
+    #[arg(long, default_value_t = 0.5, value_parser = share::<f32>)]
     pub result_weight: f32,
     /// The value target reads a search score s as sigmoid(s / K): K, or `fit` for the K
     /// that fits the training positions' results (printed either way) [default: 300,
@@ -44,13 +47,14 @@ pub struct Options {
     #[arg(long, value_name = "K|fit", value_parser = score_scale)]
     pub score_scale: Option<ScoreScale>,
     /// Weight of the policy loss beside the value loss
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = non_negative)]
     pub policy_weight: f32,
-    /// One game in N goes to the held-out set (1: every game, to score a network)
-    #[arg(long, value_name = "N", default_value_t = 20, value_parser = positive_u64)]
+    /// The games of one opening in N (under the symmetries) go to the held-out set (1:
+    /// every game, to score a network)
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = at_least_one::<u64>)]
     pub holdout: u64,
     /// Share of the training positions used (to see whether more data helps)
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, value_parser = share::<f64>)]
     pub fraction: f64,
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -70,7 +74,6 @@ pub struct Options {
     pub threads: Option<usize>,
 }
 
-/// Parses `--final-rate`: a share of the learning rate, 0 to 1.
 /// `--score-scale`: a fixed scale or the one fitted to the data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ScoreScale {
@@ -90,24 +93,6 @@ fn score_scale(s: &str) -> Result<ScoreScale, String> {
     }
 }
 
-fn positive(s: &str) -> Result<usize, String> {
-    s.parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| "wants a number of at least 1".into())
-}
-
-fn positive_u64(s: &str) -> Result<u64, String> {
-    positive(s).map(|n| n as u64)
-}
-
-fn share(s: &str) -> Result<f32, String> {
-    s.parse()
-        .ok()
-        .filter(|x| (0.0..=1.0).contains(x))
-        .ok_or_else(|| "--final-rate is a share of the learning rate, from 0 to 1".into())
-}
-
 fn describe(l: &Losses) -> String {
     format!(
         "value {:.4} policy {:.4} top1 {:.3}",
@@ -118,6 +103,11 @@ fn describe(l: &Losses) -> String {
 /// Trains, printing a line per epoch to `out`; writes the epoch with the lowest
 /// held-out loss and returns its held-out losses.
 pub fn run(o: &Options, out: &mut impl Write) -> Result<Losses> {
+    // Without a network to start from, no epoch would write random weights.
+    ensure!(
+        o.epochs > 0 || o.init.is_some(),
+        "--epochs 0 scores a network: name it with --init"
+    );
     let mut games: Vec<GameRecord> = Vec::new();
     for path in &o.data {
         let mut file = std::fs::File::open(path).with_context(|| format!("{}", path.display()))?;

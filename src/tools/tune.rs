@@ -36,6 +36,7 @@
 //! after a marker line each, the whole of `combo_weights.rs` and of `mask_weights.rs`
 //! (`scripts/apply_tune.py` writes a saved report into the tree).
 
+use super::args::share;
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::engine::Engine;
 use crate::eval::combo::{combo_id, COMBOS, COMBO_PATTERNS};
@@ -48,7 +49,7 @@ use crate::eval::{count_bucket, group_counts};
 use crate::record::{self, Outcome, Record};
 use crate::search::movegen::{forced_moves, quick_win};
 use crate::search::score::is_mate;
-use crate::search::Limits;
+use crate::search::{Limits, MAX_DEPTH};
 use crate::tools::parallel;
 use crate::tools::progress::Progress;
 use anyhow::{anyhow, bail, ensure, Context, Result};
@@ -94,16 +95,17 @@ pub struct Options {
     #[arg(
         long,
         value_name = "D",
-        default_value_t = 0,
+        value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64),
         conflicts_with = "positions"
     )]
-    pub search_depth: i32,
+    pub search_depth: Option<i32>,
     /// With --search-depth: the share of the game's result in the target
     #[arg(
         long,
         value_name = "L",
         default_value_t = 0.0,
-        value_parser = share,
+        value_parser = share::<f32>,
+        requires = "search_depth",
         conflicts_with = "positions"
     )]
     pub lambda: f32,
@@ -121,13 +123,6 @@ pub struct Options {
     /// Games: SGF collections or .psq files
     #[arg(value_name = "GAMES")]
     pub games: Vec<PathBuf>,
-}
-
-fn share(s: &str) -> Result<f32, String> {
-    s.parse()
-        .ok()
-        .filter(|l| (0.0..=1.0).contains(l))
-        .ok_or_else(|| "wants a number from 0 to 1".into())
 }
 
 /// Weights per view: line patterns, then threat classes, then pattern combinations.
@@ -168,9 +163,9 @@ pub struct GameFiles {
     pub files: Vec<PathBuf>,
 }
 
-/// The finished games of SGF collections and `.psq` files, each with its rule (the
-/// file's, else `rule`) and result (a `.psq` file's from replaying it). Games without
-/// a result are left out: they have no label.
+/// The games of SGF collections and `.psq` files, each with its rule (the file's,
+/// else `rule`) and result (the recorded one, else the moves'). A recorded result that
+/// the moves contradict is refused: every position of the game would carry it.
 pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
     let mut games = Vec::new();
     for f in files {
@@ -178,15 +173,38 @@ pub(crate) fn read_games(files: &[PathBuf], rule: Rule) -> Result<Vec<Record>> {
             let rule = *g.rule.get_or_insert(rule);
             let replayed =
                 replayed_outcome(&g, rule).with_context(|| format!("{}", f.display()))?;
-            if g.outcome.is_none() {
-                g.outcome = replayed;
+            match (g.outcome, replayed) {
+                (Some(recorded), Some(moves)) if recorded != moves => bail!(
+                    "{}: game {}: the record says {recorded:?}, its moves give {moves:?}",
+                    f.display(),
+                    g.number
+                ),
+                (None, _) => g.outcome = replayed,
+                _ => {}
             }
-            if g.outcome.is_some() {
-                games.push(g);
-            }
+            games.push(g);
         }
     }
     Ok(games)
+}
+
+/// The games `keep` accepts; the others are counted on stderr with `why`, so that a
+/// tool never drops input without a word.
+pub(crate) fn keep_games(
+    tool: &str,
+    games: Vec<Record>,
+    keep: impl Fn(&Record) -> bool,
+    why: &str,
+) -> Vec<Record> {
+    let all = games.len();
+    let kept: Vec<Record> = games.into_iter().filter(keep).collect();
+    if kept.len() < all {
+        eprintln!(
+            "{tool}: {} of {all} games left out ({why})",
+            all - kept.len()
+        );
+    }
+    kept
 }
 
 /// The result the moves give: a win for the last stone's colour when that stone makes
@@ -200,7 +218,13 @@ fn replayed_outcome(g: &Record, rule: Rule) -> Result<Option<Outcome>> {
         let p = board
             .pos(x as i64, y as i64)
             .filter(|&p| board.is_empty(p))
-            .with_context(|| format!("stone {n} off the board or on an occupied point"))?;
+            .with_context(|| {
+                format!(
+                    "game {}: stone {} off the board or on an occupied point",
+                    g.number,
+                    n + 1
+                )
+            })?;
         let colour = Color::of_stone(n);
         if board.is_win_move(colour, p) {
             ensure!(
@@ -235,9 +259,15 @@ pub fn run(o: &Options) -> Result<String> {
             let per_position = parse_positions(&text, o.rule, o.pairs)?;
             return fit(per_position, o.iterations, o.rate, l2, o.pairs, None);
         }
-        let games = read_games(&o.games, o.rule)?;
-        let per_game = samples_of_games(&games, o.pairs, o.search_depth);
-        let label = (o.search_depth > 0).then_some(o.lambda);
+        let games = keep_games(
+            "tune",
+            read_games(&o.games, o.rule)?,
+            |g| g.outcome.is_some(),
+            "no result: nothing to fit them to",
+        );
+        let depth = o.search_depth.unwrap_or(0);
+        let per_game = samples_of_games(&games, o.pairs, depth);
+        let label = o.search_depth.map(|_| o.lambda);
         fit(per_game, o.iterations, o.rate, l2, o.pairs, label)
     })
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use ferrum::board::Rule;
+use ferrum::tools::args::at_least_one;
 
 use crate::game::GameSettings;
 use crate::openings;
@@ -57,10 +58,10 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     openings: Option<PathBuf>,
     /// Number of games
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one::<usize>)]
     games: usize,
     /// Games played at once, two engine processes each
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one::<usize>)]
     concurrency: usize,
     /// SPRT of H0 elo=E0 against H1 elo=E1 with error rates alpha=A, beta=B (e.g.
     /// 0,10,0.05,0.05); stops once a bound is crossed
@@ -100,14 +101,6 @@ fn size(s: &str) -> Result<usize, String> {
         .ok()
         .filter(|n| (ferrum::board::MIN_SIZE..=ferrum::board::MAX_SIZE).contains(n))
         .ok_or_else(|| "must be 5..32".into())
-}
-
-fn at_least_one(s: &str) -> Result<usize, String> {
-    s.trim()
-        .parse()
-        .ok()
-        .filter(|&n| n >= 1)
-        .ok_or_else(|| "must be a number of at least 1".into())
 }
 
 fn sprt(s: &str) -> Result<Sprt, String> {
