@@ -21,15 +21,6 @@ pub fn share<T: FromStr + PartialOrd + From<f32>>(s: &str) -> Result<T, String> 
         .ok_or_else(|| "wants a number from 0 to 1".into())
 }
 
-/// A finite number above 0.
-pub fn positive(s: &str) -> Result<f32, String> {
-    s.trim()
-        .parse()
-        .ok()
-        .filter(|x: &f32| x.is_finite() && *x > 0.0)
-        .ok_or_else(|| "wants a number above 0".into())
-}
-
 /// A finite number of at least 0.
 pub fn non_negative(s: &str) -> Result<f32, String> {
     s.trim()
@@ -53,11 +44,8 @@ mod tests {
         assert!(share::<f32>("5").is_err());
         assert!(share::<f32>("-3").is_err());
         assert!(share::<f32>("NaN").is_err());
-        assert!(positive("0").is_err());
-        assert!(positive("-1").is_err());
-        assert!(positive("inf").is_err());
-        assert_eq!(positive("0.004"), Ok(0.004));
         assert!(non_negative("-1").is_err());
+        assert!(non_negative("inf").is_err());
         assert_eq!(non_negative("0"), Ok(0.0));
     }
 }

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::args::{at_least_one, non_negative, positive, share};
+use super::args::{at_least_one, non_negative, share};
 use super::parallel;
 use crate::net::file::NetWeights;
 use crate::net::model::{Model, SCORE_SCALE};
@@ -32,7 +32,8 @@ pub struct Options {
     /// Positions per step
     #[arg(long, default_value_t = 512, value_parser = at_least_one::<usize>)]
     pub batch: usize,
-    #[arg(long, default_value_t = 2e-3, value_parser = positive)]
+    /// Learning rate (0: a pass that changes nothing, to score a network)
+    #[arg(long, default_value_t = 2e-3, value_parser = non_negative)]
     pub learning_rate: f32,
     /// Share of the learning rate left at the end: it falls linearly over the run
     #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = share::<f32>)]
