@@ -134,13 +134,21 @@ impl Process {
         }
     }
 
-    /// The process's peak resident memory so far (Linux: `VmHWM` in /proc; None
-    /// elsewhere or once it is gone).
+    /// The peak resident memory so far of the process and the processes it started
+    /// (an engine behind a wrapper script is one of those), summed (Linux: `VmHWM` in
+    /// /proc; None elsewhere or once the process is gone).
     pub fn peak_memory(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-        let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kb * 1024)
+        let own = peak_of(self.child.id())?;
+        let mut total = own;
+        let mut stack = children_of(self.child.id());
+        // A process tree is finite, but its pids could be reused while it is walked.
+        let mut seen = 0;
+        while let Some(pid) = stack.pop().filter(|_| seen < 1000) {
+            seen += 1;
+            total += peak_of(pid).unwrap_or(0);
+            stack.extend(children_of(pid));
+        }
+        Some(total)
     }
 
     /// Sends `ABOUT` and returns the `name="..."` of the answer, if one came in time.
@@ -206,6 +214,30 @@ pub fn parse_about_name(line: &str) -> Option<String> {
 
 /// Reader thread body: splits stdout into lines (CR, LF or CR LF), cuts very long lines,
 /// and stops at EOF, at a read error or when the receiver is gone.
+/// A process's peak resident memory (`VmHWM`), in bytes.
+fn peak_of(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The processes a process started (every thread's `children` list).
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| t.ok())
+        .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+        .flat_map(|list| {
+            list.split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
 fn read_lines(stdout: impl Read, tx: SyncSender<(String, Instant)>) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();
@@ -290,6 +322,19 @@ mod tests {
         let (tx, rx) = mpsc::sync_channel(16);
         read_lines(std::io::Read::chain(&b"OK\r"[..], &b"\n8,8\n"[..]), tx);
         assert_eq!(rx.iter().map(|(l, _)| l).collect::<Vec<_>>(), ["OK", "8,8"]);
+    }
+
+    /// An engine behind a wrapper: its memory counts, not only the wrapper's.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn peak_memory_counts_the_processes_started() {
+        let script = "python3 -c 'x = bytearray(60 << 20); print(1, flush=True); \
+                      import time; time.sleep(5)'; :";
+        let p = Process::spawn(&["sh".into(), "-c".into(), script.into()]).unwrap();
+        p.read_line(Instant::now() + Duration::from_secs(5))
+            .unwrap();
+        let peak = p.peak_memory().unwrap();
+        assert!(peak > 60 << 20, "{peak} bytes");
     }
 
     /// A line is timed when it arrives, not when it is read.

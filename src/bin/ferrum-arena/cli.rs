@@ -45,13 +45,13 @@ pub struct Cli {
     #[arg(long, value_name = "N", default_value_t = 15, value_parser = size)]
     size: usize,
     /// Time per move; 0 = none [default: 1000, or none when --match-ms is given]
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = milliseconds())]
     turn_ms: Option<u64>,
     /// Time per game and engine; 0 = none
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = milliseconds())]
     match_ms: u64,
     /// Grace added to every move's limit, and once to the game's, before a time forfeit
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = milliseconds())]
     tolerance_ms: u64,
     /// One opening per line: `dx,dy, dx,dy, ...` from the centre, stones alternating
     /// from Black; each played twice, colours swapped
@@ -77,8 +77,8 @@ pub struct Cli {
     /// at: a fixed-node match, independent of the machine's load); 0 = not sent
     #[arg(long, value_name = "N", default_value_t = 0)]
     max_node: u64,
-    /// Draw once N stones are on the board (opening included)
-    #[arg(long, value_name = "N")]
+    /// Draw once N stones are on the board (opening included; more than any opening has)
+    #[arg(long, value_name = "N", value_parser = at_least_one::<usize>)]
     draw_after: Option<usize>,
     /// Print only the summary
     #[arg(long)]
@@ -103,8 +103,39 @@ fn size(s: &str) -> Result<usize, String> {
         .ok_or_else(|| "must be 5..32".into())
 }
 
+/// A time in milliseconds, up to about 34 years: the clocks add and subtract them in
+/// signed arithmetic, where larger values would wrap into instant forfeits.
+fn milliseconds() -> clap::builder::RangedU64ValueParser {
+    clap::value_parser!(u64).range(0..=1 << 40)
+}
+
 fn sprt(s: &str) -> Result<Sprt, String> {
-    Sprt::parse(s).ok_or_else(|| "wants elo0,elo1,alpha,beta with elo0 < elo1".into())
+    Sprt::parse(s)
+        .ok_or_else(|| "wants elo0,elo1,alpha,beta with elo0 < elo1 and alpha + beta < 1".into())
+}
+
+/// Makes `dir` for the games, checked before any game: a folder that cannot be
+/// written would lose the match after its first game, and one holding another run's
+/// games would mix the two for every tool that reads it.
+fn check_psq_dir(dir: &std::path::Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let earlier = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read {}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .any(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("game_") && name.ends_with(".psq")
+        });
+    if earlier {
+        bail!(
+            "{} holds the games of an earlier run: give an empty or new folder",
+            dir.display()
+        );
+    }
+    let probe = dir.join(".ferrum-arena-probe");
+    std::fs::write(&probe, b"").with_context(|| format!("cannot write in {}", dir.display()))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 /// What the command line asks for.
@@ -162,9 +193,13 @@ impl Cli {
             }
             None => Vec::new(),
         };
+        // A draw due before the first move would end every game unplayed.
+        let longest = openings.iter().map(|o| o.len()).max().unwrap_or(0);
+        if let Some(n) = self.draw_after.filter(|&n| n <= longest) {
+            bail!("--draw-after {n}: the openings have up to {longest} stones; give more");
+        }
         if let Some(dir) = &self.psq {
-            std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display()))?;
+            check_psq_dir(dir)?;
         }
         let mut names = self.names.into_iter();
         Ok(Command::Match(Box::new(MatchConfig {
@@ -263,5 +298,43 @@ mod tests {
         assert_eq!(help.kind(), clap::error::ErrorKind::DisplayHelp);
         let err = Cli::try_parse_from(["ferrum-arena", "--games", "x"]).unwrap_err();
         assert!(err.to_string().contains("--games"), "{err}");
+        // Values that would decide or forfeit games before a move: Wald's bounds
+        // swapped, clocks that wrap, a draw due before the first move.
+        assert!(parse(&args("--engine a --engine b --sprt 0,10,0.6,0.6")).is_err());
+        assert!(parse(&args(
+            "--engine a --engine b --match-ms 9223372036854775807"
+        ))
+        .is_err());
+        assert!(parse(&args(
+            "--engine a --engine b --tolerance-ms 9223372036854775808"
+        ))
+        .is_err());
+        assert!(parse(&args("--engine a --engine b --draw-after 0")).is_err());
+        let openings = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/openings/freestyle15.txt"
+        );
+        let with =
+            |n: usize| format!("--engine a --engine b --openings {openings} --draw-after {n}");
+        let longest = std::fs::read_to_string(openings)
+            .unwrap()
+            .lines()
+            .map(|l| l.split(',').count() / 2)
+            .max()
+            .unwrap();
+        assert!(parse(&args(&with(longest))).is_err());
+        assert!(parse(&args(&with(longest + 1))).is_ok());
+    }
+
+    #[test]
+    fn a_games_folder_must_be_new_or_empty() {
+        let dir = std::env::temp_dir().join(format!("ferrum-arena-psq-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cmd = format!("--engine a --engine b --psq {}", dir.display());
+        assert!(parse(&args(&cmd)).is_ok());
+        std::fs::write(dir.join("game_0001.psq"), "").unwrap();
+        let err = parse(&args(&cmd)).unwrap_err().to_string();
+        assert!(err.contains("earlier run"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

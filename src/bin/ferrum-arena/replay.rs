@@ -12,7 +12,7 @@ use std::io::Write;
 use anyhow::{bail, Context, Result};
 
 use ferrum::board::{Color, Rule};
-use ferrum::record::{self, Record};
+use ferrum::record::{self, Outcome, Record};
 
 use ferrum::manager::referee::{Referee, Verdict};
 
@@ -52,24 +52,28 @@ pub fn judge(game: &Record, draw_after: Option<usize>, rule: Rule) -> Result<Jud
     })
 }
 
-/// The winner and reason kind c-gomoku-cli's `TE[]` text stands for.
+/// The winner and reason kind c-gomoku-cli's `TE[]` text stands for (its
+/// `decode_state`: "Black win by five connection", "Black play on forbidden position",
+/// "White win by adjudication"..., capitalised or not by version).
 pub fn expected(reason: &str) -> Option<(Option<Color>, &'static str)> {
-    let winner = if reason.starts_with("Black win") {
+    let reason = reason.to_ascii_lowercase();
+    let winner = if reason.starts_with("black win") {
         Some(Color::Black)
-    } else if reason.starts_with("White win") || reason.starts_with("Black play forbidden") {
+    } else if reason.starts_with("white win") || reason.starts_with("black play") {
         Some(Color::White)
     } else {
         None
     };
-    // c-gomoku-cli's wording, first match wins.
-    const KINDS: [(&str, &str); 7] = [
+    // First match wins.
+    const KINDS: [(&str, &str); 8] = [
         ("five connection", "five"),
-        ("forbidden move", "forbidden move"),
+        ("forbidden", "forbidden move"),
         ("illegal move", "illegal move"),
         ("time forfeit", "time forfeit"),
         ("crash", "crash"),
         ("fullfilled board", "full board"),
-        ("Draw by adjudication", "draw after"),
+        ("draw by adjudication", "draw after"),
+        ("win by adjudication", "resignation"),
     ];
     let (_, kind) = KINDS.iter().find(|(text, _)| reason.contains(text))?;
     Some((winner, *kind))
@@ -81,22 +85,31 @@ pub enum Agreement {
     /// Same winner and reason.
     Agree,
     /// The deciding event is not in the move list (a time forfeit, a crash, an
-    /// illegal or forbidden move c-gomoku-cli did not record); the game is not over
-    /// for us either and the recorded loser is the side to move.
+    /// illegal or forbidden move c-gomoku-cli did not record, a resignation); the game
+    /// is not over for us either and the recorded loser is the side to move.
     Consistent,
+    /// Or the record contradicts itself (`RE` against `TE`), or cannot be replayed.
     Disagree,
 }
 
-pub fn compare(recorded: &str, judged: &Judged) -> Agreement {
+/// Compares our verdict with the recorded reason (`TE`) and result (`RE`, when given).
+pub fn compare(recorded: &str, result: Option<Outcome>, judged: &Judged) -> Agreement {
     let Some((winner, kind)) = expected(recorded) else {
         return Agreement::Disagree;
     };
+    let result_winner = result.map(|o| match o {
+        Outcome::Win(c) => Some(c),
+        Outcome::Draw => None,
+    });
+    if result_winner.is_some_and(|w| w != winner) {
+        return Agreement::Disagree;
+    }
     match judged {
         Judged::Over(v) if v.winner == winner && v.reason.kind() == kind => Agreement::Agree,
         Judged::Unfinished(to_move)
             if matches!(
                 kind,
-                "illegal move" | "forbidden move" | "time forfeit" | "crash"
+                "illegal move" | "forbidden move" | "time forfeit" | "crash" | "resignation"
             ) && winner == Some(to_move.opp()) =>
         {
             Agreement::Consistent
@@ -116,21 +129,30 @@ pub fn run(
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let mut counts = [0; 3];
-    for game in record::parse_sgf(&text)? {
-        let judged =
-            judge(&game, draw_after, rule).with_context(|| format!("game {}", game.number))?;
-        let agreement = compare(&game.reason, &judged);
+    for (index, game) in record::parse_sgf(&text)?.into_iter().enumerate() {
+        // A game that cannot be replayed is counted and named, and the others judged.
+        let (agreement, ours) = match judge(&game, draw_after, rule) {
+            Ok(judged) => (
+                compare(&game.reason, game.outcome, &judged),
+                match &judged {
+                    Judged::Over(v) => format!("{} {}", v.result_text(), v.reason),
+                    Judged::EndedEarly(n, v) => {
+                        format!(
+                            "{} {} at move {n}, record goes on",
+                            v.result_text(),
+                            v.reason
+                        )
+                    }
+                    Judged::Unfinished(c) => format!("not over, {c:?} to move"),
+                },
+            ),
+            Err(e) => (Agreement::Disagree, format!("cannot replay it: {e:#}")),
+        };
         counts[agreement as usize] += 1;
-        let ours = match &judged {
-            Judged::Over(v) => format!("{} {}", v.result_text(), v.reason),
-            Judged::EndedEarly(n, v) => {
-                format!(
-                    "{} {} at move {n}, record goes on",
-                    v.result_text(),
-                    v.reason
-                )
-            }
-            Judged::Unfinished(c) => format!("not over, {c:?} to move"),
+        let number = if game.number.is_empty() {
+            format!("#{}", index + 1)
+        } else {
+            game.number.clone()
         };
         let verdict = match agreement {
             Agreement::Agree => "agree",
@@ -140,7 +162,7 @@ pub fn run(
         writeln!(
             out,
             "game {} ({} vs {}, {} moves): recorded {} {{{}}} | referee: {ours}: {verdict}",
-            game.number,
+            number,
             game.players[0],
             game.players[1],
             game.moves.len(),
@@ -169,11 +191,17 @@ mod tests {
         let games = record::parse_sgf(TWO_GAMES).unwrap();
         let j = judge(&games[0], None, Rule::Freestyle).unwrap();
         assert_eq!(j, Judged::Over(Verdict::win(Color::Black, Reason::Five)));
-        assert_eq!(compare(&games[0].reason, &j), Agreement::Agree);
+        assert_eq!(
+            compare(&games[0].reason, games[0].outcome, &j),
+            Agreement::Agree
+        );
         // The forbidden move itself is not in the record: consistent only.
         let j = judge(&games[1], None, Rule::Freestyle).unwrap();
         assert_eq!(j, Judged::Unfinished(Color::Black));
-        assert_eq!(compare(&games[1].reason, &j), Agreement::Consistent);
+        assert_eq!(
+            compare(&games[1].reason, games[1].outcome, &j),
+            Agreement::Consistent
+        );
         // With the move appended (7,7 = hh), the referee sees the double three.
         let mut g = games[1].clone();
         g.moves.push(record::Move {
@@ -182,18 +210,41 @@ mod tests {
             y: 7,
         });
         let j = judge(&g, None, Rule::Freestyle).unwrap();
-        assert_eq!(compare(&g.reason, &j), Agreement::Agree);
+        assert_eq!(compare(&g.reason, g.outcome, &j), Agreement::Agree);
         // Without its RU the game is judged under the rule given (--rule).
         g.rule = None;
         let j = judge(&g, None, Rule::Renju).unwrap();
-        assert_eq!(compare(&g.reason, &j), Agreement::Agree);
+        assert_eq!(compare(&g.reason, g.outcome, &j), Agreement::Agree);
         // A white win claimed where Black made five is a disagreement.
         assert_eq!(
             compare(
                 "White win by five connection",
+                None,
                 &judge(&games[0], None, Rule::Freestyle).unwrap()
             ),
             Agreement::Disagree
+        );
+        // So is a result (RE) that contradicts the reason (TE).
+        assert_eq!(
+            compare(
+                &games[0].reason,
+                Some(Outcome::Win(Color::White)),
+                &judge(&games[0], None, Rule::Freestyle).unwrap()
+            ),
+            Agreement::Disagree
+        );
+        // Other versions' wording, and a resignation: the game goes on for the referee.
+        assert_eq!(
+            compare("black play on forbidden position", None, &j),
+            Agreement::Agree
+        );
+        assert_eq!(
+            compare(
+                "White win by adjudication",
+                Some(Outcome::Win(Color::White)),
+                &Judged::Unfinished(Color::Black)
+            ),
+            Agreement::Consistent
         );
     }
 }

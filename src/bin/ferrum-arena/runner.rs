@@ -244,7 +244,7 @@ fn play_one(
             let before_any_move = outcome.stones.len() == opening.len();
             if reused[side] && before_any_move && outcome.verdict.reason == Reason::Crash {
                 eprintln!(
-                    "ferrum-arena: {} had exited after its last game; started again",
+                    "ferrum-arena: {} had exited before this game; started again",
                     config.engines[side].join(" ")
                 );
                 reused[side] = false;

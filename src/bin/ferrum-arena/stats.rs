@@ -138,12 +138,15 @@ impl Sprt {
         // no room (the bisection's range grows as 1 / score).
         let fits = |elo: f64| (1e-6..=1.0 - 1e-6).contains(&score_from_elo(elo));
         let scores = fits(elo0) && fits(elo1);
-        (elo0 < elo1 && scores && probability(alpha) && probability(beta)).then_some(Sprt {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        })
+        // With alpha + beta >= 1 Wald's bounds swap and the first game decides.
+        let bounds_apart = alpha + beta < 1.0;
+        (elo0 < elo1 && scores && probability(alpha) && probability(beta) && bounds_apart)
+            .then_some(Sprt {
+                elo0,
+                elo1,
+                alpha,
+                beta,
+            })
     }
 
     /// Lower and upper LLR bounds: `ln(beta / (1 - alpha))` (accept H0) and
