@@ -14,7 +14,10 @@ the first, the mean difference from the first on the positions where both gave a
 and how many moves it chose as the first did.
 
     scripts/depth_at_time.py PSQ_DIR ENGINE [ENGINE ...] [--ms MS] [--games N]
-                             [--plies 12,18,24,30]
+                             [--plies 12,18,24,30] [--rule R]
+
+The board size is each game's (its `.psq` header); the rule is R, a Gomocup number
+(default 0, freestyle: a `.psq` file names none).
 
 An ENGINE is a shell command (`"target/release/pbrain-ferrum --threads 1"`); environment
 settings may precede it (`"X=1 path/to/engine"`). One position at a time, so give it an
@@ -34,20 +37,26 @@ MOVE = re.compile(rb"(?:^|\n)(\d+,\d+)\r?\n")
 
 
 def psq_moves(path):
-    """The moves of a `.psq` game, 0-based (x, y)."""
+    """The board size and the moves of a `.psq` game, 0-based (x, y)."""
+    lines = open(path).read().splitlines()
+    size = re.search(r"(\d+)x\1\b", lines[0] if lines else "")
+    if not size:
+        sys.exit(f"{path}: no square board size in its header")
     moves = []
-    for line in open(path).read().splitlines()[1:]:
+    for line in lines[1:]:
         fields = line.split(",")
         if len(fields) != 3 or not fields[0].isdigit():
             break
         moves.append((int(fields[0]) - 1, int(fields[1]) - 1))
-    return moves
+    return int(size.group(1)), moves
 
 
-def think(engine, moves, ms):
-    """(move, depth, forced) of one search on the position after `moves`; depth is
-    None when the engine gave no progress line."""
-    lines = ["START 15", f"INFO timeout_turn {ms}", "INFO timeout_match 0", "INFO rule 0", "BOARD"]
+def think(engine, position, ms, rule):
+    """(move, depth, forced) of one search on `position`, (board size, moves); depth
+    is None when the engine gave no progress line."""
+    size, moves = position
+    lines = [f"START {size}", f"INFO timeout_turn {ms}", "INFO timeout_match 0",
+             f"INFO rule {rule}", "BOARD"]
     for i, (x, y) in enumerate(moves):
         # 1 = the side to move's stone.
         lines.append(f"{x},{y},{1 if (len(moves) - i) % 2 == 0 else 2}")
@@ -86,7 +95,7 @@ def think(engine, moves, ms):
 
 def main():
     args = sys.argv[1:]
-    options = {"--ms": "1000", "--games": "12", "--plies": "12,18,24,30"}
+    options = {"--ms": "1000", "--games": "12", "--plies": "12,18,24,30", "--rule": "0"}
     for key in list(options):
         if key in args:
             i = args.index(key)
@@ -95,19 +104,19 @@ def main():
     if len(args) < 2:
         sys.exit(__doc__)
     directory, engines = args[0], args[1:]
-    ms, games = int(options["--ms"]), int(options["--games"])
+    ms, games, rule = int(options["--ms"]), int(options["--games"]), int(options["--rule"])
     plies = [int(p) for p in options["--plies"].split(",")]
     positions = []
     for path in sorted(glob.glob(directory + "/*.psq"))[:games]:
-        moves = psq_moves(path)
-        positions += [moves[:k] for k in plies if k < len(moves) - 2]
+        size, moves = psq_moves(path)
+        positions += [(size, moves[:k]) for k in plies if k < len(moves) - 2]
     results = []
     for engine in engines:
         # No search: a forced result, or a depth-1 answer without one. The first
         # engine's rows are kept so marked too, for the pairing below.
         rows = [
             (m, d, f or (d is not None and d < 2))
-            for m, d, f in (think(engine, p, ms) for p in positions)
+            for m, d, f in (think(engine, p, ms, rule) for p in positions)
         ]
         results.append(rows)
         shown = " ".join("-" if d is None else ("M" if f else str(d)) for _, d, f in rows)
@@ -121,7 +130,7 @@ def main():
                 for a, b in zip(results[0], rows)
                 if None not in (a[1], b[1]) and not a[2] and not b[2]
             ]
-            same = sum(a[0] == b[0] for a, b in zip(results[0], rows))
+            same = sum(a[0] is not None and a[0] == b[0] for a, b in zip(results[0], rows))
             if pairs:
                 diff = statistics.mean(b - a for a, b in pairs)
                 print(f"  vs the first: {diff:+.2f} plies over {len(pairs)}, same move {same}/{len(rows)}")

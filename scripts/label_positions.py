@@ -7,7 +7,9 @@ fixed depth through `INFO max_depth`, BOARD with the side to move as the engine)
 appends the line with a tab and the probability that the side to move wins:
 sigmoid(eval / SCALE) of the last `Depth D-S | Eval E` message (Rapfi's format; Rapfi's
 own scale is 200), 1 or 0 for a mate score (`+M9`, `-M10`). A position the engine
-does not answer within 8 s is skipped (the engine is restarted).
+does not answer within 8 s is skipped (the engine is restarted), and so is one it
+answers without such a message (counted apart: an engine that never prints one, as
+Ferrum, labels nothing).
 
     scripts/label_positions.py ENGINE DEPTH SCALE IN OUT [START STEP]
     scripts/label_positions.py /path/to/pbrain-rapfi 12 200 leaves.txt labelled.txt
@@ -16,6 +18,7 @@ START and STEP label every STEP-th line from START (to split the work across
 processes); OUT is appended to.
 """
 import math
+import os
 import queue
 import re
 import subprocess
@@ -29,8 +32,10 @@ MOVE = re.compile(r"^\d+,\d+\s*$")
 
 class Engine:
     def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1, cwd="/tmp")
+        # The engine runs in /tmp (its files stay out of the tree); a relative path
+        # names it from here.
+        self.proc = subprocess.Popen([os.path.abspath(path)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1, cwd="/tmp")
         self.lines = queue.Queue()
         threading.Thread(target=self.pump, daemon=True).start()
 
@@ -50,8 +55,12 @@ class Engine:
             return None
 
 
+TIMEOUT = "timeout"
+
+
 def verdict(engine, moves, depth):
-    """The engine's last eval of the position (mates as +/-30000), or None."""
+    """The engine's last eval of the position (mates as +/-30000); None when it
+    answered without one, TIMEOUT when it did not answer."""
     me = len(moves) % 2
     for cmd in ["START 15", "INFO rule 0", "INFO timeout_turn 5000",
                 "INFO timeout_match 1000000000", "INFO time_left 1000000000",
@@ -64,7 +73,7 @@ def verdict(engine, moves, depth):
     while True:
         line = engine.line(8)
         if line is None:
-            return None
+            return TIMEOUT
         m = EVAL.search(line)
         if m:
             e = m.group(2)
@@ -81,15 +90,18 @@ def main():
     start, step = (int(sys.argv[6]), int(sys.argv[7])) if len(sys.argv) == 8 else (0, 1)
     lines = open(src).read().splitlines()[start::step]
     engine = Engine(path)
-    t0, done, skipped = time.time(), 0, 0
+    t0, done, skipped, no_eval = time.time(), 0, 0, 0
     with open(dst, "a") as out:
         for line in lines:
             moves = [tuple(map(int, m.split(","))) for m in line.split()]
             value = verdict(engine, moves, depth)
-            if value is None:
+            if value is TIMEOUT:
                 engine.proc.kill()
                 engine = Engine(path)
                 skipped += 1
+                continue
+            if value is None:
+                no_eval += 1
                 continue
             if abs(value) >= 30000:
                 p = 1.0 if value > 0 else 0.0
@@ -102,7 +114,7 @@ def main():
                 print(done, "labelled", f"{(time.time() - t0) / done * 1000:.1f} ms each",
                       flush=True)
     engine.send("END")
-    print(done, "labelled,", skipped, "skipped")
+    print(done, "labelled,", skipped, "skipped (no answer),", no_eval, "answered without an eval")
 
 
 if __name__ == "__main__":

@@ -11,9 +11,12 @@ game it prints the first move whose score fell below the threshold (default -300
 first move that saw the forced loss, and the scores just before; then how many games
 had a claimed forced win that a later move gave up (scored below a win; a sign of a
 search that claims wins it cannot prove), how many games were ahead by 600 or more
-without ever claiming a forced win (an advantage not converted), how many losses were seen coming (the score
-was already below the threshold the move before the loss was seen) and how many came
-as a surprise.
+without ever claiming a forced win (an advantage not converted), how many losses were
+seen coming (the score was already below the threshold the move before the loss was
+seen), how many came as a surprise and how many were seen at Ferrum's first move.
+Moves are numbered from 1, Ferrum's own in each game. An answer given without a
+search (`Move: score 0 depth 0`: an overdue request answered from what was at hand)
+carries no evaluation and is left out.
 
 With `--positions`, for each surprise it also prints the position before the move that
 let the loss in (Ferrum's move before the one that saw it), as `pbrain-ferrum analyze
@@ -56,6 +59,8 @@ def process_logs(directory):
     (`X.log.old`) first, then `X.log`, so a game cut by the rotation stays whole."""
     bases = sorted({p.removesuffix(".old") for p in glob.glob(os.path.join(directory, "*.log*"))
                     if p.endswith((".log", ".log.old"))})
+    if not bases:
+        sys.exit(f"{directory}: no Ferrum log (*.log) there")
     for base in bases:
         lines = []
         for path in (base + ".old", base):
@@ -121,25 +126,32 @@ def main():
         sys.exit(__doc__)
     threshold = int(args[1]) if len(args) == 2 else -300
     every = all_games(args[0])
-    scores = [[score for score, _ in g.scores] for g in every]
-    lost = [(g, s) for g, s in zip(every, scores) if min(s) <= -WIN_BOUND]
+    # Per game, Ferrum's searched moves: their indices among its moves, and scores.
+    pairs = [(g, [i for i, sd in enumerate(g.scores) if sd != (0, 0)]) for g in every]
+    pairs = [(g, k) for g, k in pairs if k]
+    every, searched = [g for g, _ in pairs], [k for _, k in pairs]
+    scores = [[g.scores[i][0] for i in k] for g, k in zip(every, searched)]
+    lost = [(g, k, s) for g, k, s in zip(every, searched, scores) if min(s) <= -WIN_BOUND]
     won = [s for s in scores if max(s) >= WIN_BOUND and min(s) > -WIN_BOUND]
     print(f"{len(every)} games: Ferrum saw a forced loss in {len(lost)}, a forced win in {len(won)}")
-    seen_coming, gaps = 0, []
-    for game, g in lost:
+    seen_coming, at_first, gaps = 0, 0, []
+    for game, kept, g in lost:
         mate = next(i for i, s in enumerate(g) if s <= -WIN_BOUND)
-        low = next(i for i, s in enumerate(g) if s < threshold)
+        # A threshold at or below the loss scores is first crossed by the loss itself.
+        low = next((i for i, s in enumerate(g) if s < threshold), mate)
         surprise = mate > 0 and g[mate - 1] >= threshold
-        if mate > 0 and not surprise:
+        if mate == 0:
+            at_first += 1
+        elif not surprise:
             seen_coming += 1
             gaps.append(mate - low)
-        print(f"  {len(g)} moves: below {threshold} at move {low}, loss seen at move {mate}; "
-              f"before: {g[max(0, mate - 5):mate]}")
-        if positions and surprise and len(game.ferrum_moves) == len(g):
+        print(f"  {len(g)} moves: below {threshold} at move {low + 1}, loss seen at move "
+              f"{mate + 1}; before: {g[max(0, mate - 5):mate]}")
+        if positions and surprise and len(game.ferrum_moves) == len(game.scores):
             # The move that let the loss in: Ferrum's move before the one that saw it.
-            at = game.ferrum_moves[mate - 1]
+            at = game.ferrum_moves[kept[mate - 1]]
             before, played = game.stones[:at], game.stones[at : at + 2]
-            print(f"    before move {mate - 1} (score {g[mate - 1]}; played, answered: "
+            print(f"    before move {kept[mate - 1] + 1} (score {g[mate - 1]}; played, answered: "
                   f"{notation(played).replace(',', ' ')}): --moves {notation(before)}")
     # Claimed wins: a forced win reported, then a later move of the same game scored
     # below it (the claim given up), and how many of those games were lost.
@@ -156,7 +168,8 @@ def main():
     if lost:
         print(f"{seen_coming} of {len(lost)} losses were below {threshold} the move before the "
               f"loss was seen (median {statistics.median(gaps) if gaps else 0} moves earlier); "
-              f"{len(lost) - seen_coming} came as a surprise")
+              f"{len(lost) - seen_coming - at_first} came as a surprise, {at_first} were seen "
+              f"at the first move")
 
 
 if __name__ == "__main__":

@@ -7,12 +7,18 @@ Ferrum's `--log` files (a `<< TURN`, `<< BEGIN` or `<< BOARD` line), it takes th
 nodes of the `Move: ... nodes N` line logged with it and the time from the request's
 arrival to the answer (`>> x,y`), both as logged, and prints per log file and over all
 of them: moves searched (those with nodes), their mean time and nodes per millisecond.
-Give each engine its own log file (`--log`), e.g.
+A log that rotated (`LOG.old`) is read with it, the older part first. Give each engine
+process its own log file (`--log`): with `--concurrency 1`, e.g.
 
     ferrum-arena --engine "pbrain-ferrum --threads 1 --eval net --log net.log" \\
                  --engine "pbrain-ferrum --threads 1 --log classical.log" --turn-ms 200 ...
     scripts/nodes_per_ms.py net.log classical.log
+
+and with more games at once, through a wrapper that names the file by its process
+(`--log DIR/$$.log`, as scripts/loss_evals.py shows): two processes writing one file
+interleave their requests and answers.
 """
+import os
 import re
 import sys
 from datetime import datetime
@@ -34,20 +40,22 @@ def moves(path):
     the `Move:` line (the protocol answers first), older logs had it after: either
     order counts once both are in."""
     out, asked, nodes, answered = [], None, None, None
-    with open(path, errors="replace") as f:
-        for line in f:
-            if REQUEST.search(line):
-                asked, nodes, answered = stamp(line), None, None
-                continue
-            if asked is None:
-                continue
-            if m := MOVE.search(line):
-                nodes = int(m.group(1))
-            elif ANSWER.search(line):
-                answered = stamp(line)
-            if nodes and answered is not None:
-                out.append((nodes, answered - asked))
-                asked = None
+    parts = [p for p in (path + ".old", path) if os.path.exists(p)]
+    if not parts:
+        sys.exit(f"{path}: no such log")
+    for line in (line for p in parts for line in open(p, errors="replace")):
+        if REQUEST.search(line):
+            asked, nodes, answered = stamp(line), None, None
+            continue
+        if asked is None:
+            continue
+        if m := MOVE.search(line):
+            nodes = int(m.group(1))
+        elif ANSWER.search(line):
+            answered = stamp(line)
+        if nodes and answered is not None:
+            out.append((nodes, answered - asked))
+            asked = None
     return out
 
 

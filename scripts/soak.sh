@@ -28,6 +28,12 @@ turn=${TURN_MS:-100}
 load=${LOAD:-2}
 openings=${OPENINGS:-$root/tests/data/openings/freestyle15.txt}
 out=${OUT:-$(mktemp -d /tmp/ferrum-soak.XXXXXX)}
+# The arena splits an engine's command line on whitespace: the binaries' folder has none.
+case "$out" in *[[:space:]]*)
+    echo "soak.sh: OUT must not contain spaces (the engines' paths are split on them)" >&2
+    exit 2
+    ;;
+esac
 mkdir -p "$out"
 # Frozen copies: a rebuild during the soak must not swap the binaries under it.
 cp "$root/target/release/pbrain-ferrum" "$out/ferrum-a"

@@ -41,6 +41,10 @@ def count(text):
     return int(float(text.rstrip("KM")) * scale)
 
 
+# Gomocup's rule numbers of the puzzle files' rule names.
+RULES = {"freestyle": 0, "standard": 1, "renju": 4, "caro": 8, "caro-exact": 9}
+
+
 def run(engine, limit, by_time, puzzles, search_only=False):
     proc = subprocess.Popen(engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
@@ -52,11 +56,15 @@ def run(engine, limit, by_time, puzzles, search_only=False):
     found = []
     for p in puzzles:
         send(f"START {p['size']}")
-        while proc.stdout.readline().strip() != "OK":
-            pass
+        while True:
+            answer = proc.stdout.readline()
+            if not answer or answer.startswith("ERROR"):
+                sys.exit(f"{engine}: START {p['size']} answered {answer.strip() or 'nothing'}")
+            if answer.strip() == "OK":
+                break
         send(f"INFO timeout_turn {limit if by_time else 1_000_000}")
         send(f"INFO max_node {0 if by_time else limit}")
-        send("INFO rule 0")
+        send(f"INFO rule {RULES[p.get('rule', 'freestyle')]}")
         # BOARD lines: 1 = own stone (the side to move), 2 = opponent's.
         me = p["to_move"]
         send("BOARD")

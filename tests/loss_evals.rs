@@ -78,7 +78,7 @@ fn reads_a_game_across_the_rotation_and_prints_the_position_of_a_surprise_loss()
         out.contains("win claims: 2 games; given up later in 1, 1 of them lost after the claim"),
         "{out}"
     );
-    assert!(out.contains("loss seen at move 2"), "{out}");
+    assert!(out.contains("loss seen at move 3"), "{out}");
     assert!(out.contains("played, answered: k11 f6"), "{out}");
     assert!(out.contains("--moves h8,i9,j10,g7\n"), "{out}");
     assert!(out.contains("2 came as a surprise"), "{out}");
@@ -120,5 +120,46 @@ fn counts_the_advantages_not_converted() {
         out.contains("ahead by 600 or more: 2 games; no win claimed in 1"),
         "{out}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn answers_without_a_search_and_first_move_losses_are_told_apart() {
+    // Game 1: an overdue answer (score 0 depth 0) after -500 and -700 is no
+    // evaluation, so the loss was seen coming. Game 2: the loss seen at Ferrum's first
+    // move is neither seen coming nor a surprise.
+    let lines = log(&[
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score -500 depth 12",
+        ">> 7,7",
+        "<< TURN 8,8",
+        "Move: score -700 depth 12",
+        ">> 9,9",
+        "<< TURN 10,10",
+        "Move: score 0 depth 0 nodes 0",
+        ">> 6,6",
+        "<< TURN 5,5",
+        "Move: score -29990 depth 8",
+        ">> 4,4",
+        "<< START 15",
+        "<< BEGIN",
+        "Move: score -29990 depth 8",
+        ">> 7,7",
+    ]);
+    let dir = log_dir("placeholder", &[("1.log", lines)]);
+    let d = dir.to_string_lossy().into_owned();
+    let out = run_script("loss_evals.py", &[&d]);
+    assert!(
+        out.contains("1 of 2 losses were below -300 the move before the loss was seen"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0 came as a surprise, 1 were seen at the first move"),
+        "{out}"
+    );
+    // A threshold below every score but the loss's is crossed by the loss itself.
+    let out = run_script("loss_evals.py", &[&d, "-29995"]);
+    assert!(out.contains("loss seen at move 1"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
 }
