@@ -52,6 +52,14 @@ pub fn run(config: &MatchConfig, out: &mut dyn Write) -> Result<([String; 2], To
     if let Some(note) = crate::openings::repeat_note(&config.openings, config.games) {
         eprintln!("ferrum-arena: note: {note}");
     }
+    if config.games % 2 == 1 {
+        // Games go in colour-swapped pairs: the last opening is played once.
+        eprintln!(
+            "ferrum-arena: note: an odd number of games gives {} Black once more than {}",
+            config.engines[0].join(" "),
+            config.engines[1].join(" ")
+        );
+    }
     let first = [spawn(&config.engines[0])?, spawn(&config.engines[1])?];
     let names = resolve_names(config, &first);
     let next = AtomicUsize::new(0);
