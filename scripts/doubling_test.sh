@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Has more data stopped helping? The test fixed in docs/strength-log.md (sessions 85
 # and 87) before its figures: renju generation 0's data, the classical evaluation's
-# games of seed 201 (380 chunks of 1000 games, about 14 M training positions, about
-# 13 hours of two cores), the recipe trained on the first half of them and on all, both
-# scored on games of the engine's own networks and played against each other.
+# games of seed 201 (380 chunks of 1000 games, about 12.3 M training positions; about
+# 11 hours of two cores in all), the recipe trained on the first half of them and on
+# all, both scored on games of the engine's own networks and played against each other.
 #
 #   scripts/doubling_test.sh DIR
 #
