@@ -2,7 +2,8 @@
 //!
 //! Each entry is two atomic 64-bit words: `key ^ data` and `data`. A reader accepts an
 //! entry only when the xor of the two words gives back its key, so an entry torn by a
-//! concurrent write is simply a miss. Entries sit in clusters of four (one cache line).
+//! concurrent write is simply a miss. Entries sit in clusters of four, each one cache
+//! line: the clusters start at the first 64-byte boundary of the allocation.
 
 use crate::board::Pos;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -31,8 +32,14 @@ const ENTRY_BYTES: usize = 16;
 /// Smallest table (entries are never fewer than one cluster).
 pub const MIN_BYTES: usize = 64 * 1024;
 
+/// Words of one cluster, and of the padding that aligns the first one.
+const CLUSTER_WORDS: usize = CLUSTER * 2;
+
 pub struct TranspositionTable {
     words: Box<[AtomicU64]>,
+    /// The word where the first cluster starts: the allocator's zeroed memory is only
+    /// 16-byte aligned, and a cluster across two cache lines costs two loads a probe.
+    first: usize,
     clusters: usize,
     generation: AtomicU64,
 }
@@ -88,14 +95,17 @@ impl TranspositionTable {
         // A size the allocator refuses (Windows commits memory up front, and every
         // system has a limit) is halved until it fits, instead of aborting the process.
         let words = loop {
-            match zeroed_words(clusters * CLUSTER * 2) {
+            match zeroed_words(clusters * CLUSTER_WORDS + CLUSTER_WORDS - 1) {
                 Some(words) => break words,
                 None if clusters > min_clusters => clusters /= 2,
                 None => panic!("no memory for the smallest transposition table"),
             }
         };
+        let misalign = words.as_ptr() as usize % (CLUSTER_WORDS * 8);
+        let first = (CLUSTER_WORDS * 8 - misalign) % (CLUSTER_WORDS * 8) / 8;
         TranspositionTable {
             words,
+            first,
             clusters,
             generation: AtomicU64::new(0),
         }
@@ -103,7 +113,7 @@ impl TranspositionTable {
 
     /// Bytes held by the entries.
     pub fn size_bytes(&self) -> usize {
-        self.words.len() * 8
+        self.clusters * CLUSTER * ENTRY_BYTES
     }
 
     /// Trades the table for a fresh, empty one of `bytes` (as `new`). The old memory is
@@ -132,7 +142,7 @@ impl TranspositionTable {
     fn cluster_start(&self, key: u64) -> usize {
         // Multiply-shift maps the key onto any cluster count without a power of two.
         let c = ((key as u128 * self.clusters as u128) >> 64) as usize;
-        c * CLUSTER * 2
+        self.first + c * CLUSTER_WORDS
     }
 
     /// Starts loading `key`'s cluster into the cache: the search asks for it before it
@@ -226,5 +236,21 @@ mod tests {
         assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().score, i16::MAX as i32);
         tt.store(0xDEAD_BEEF, Pos(300), -40_000, 7, Bound::Lower);
         assert_eq!(tt.probe(0xDEAD_BEEF).unwrap().score, i16::MIN as i32);
+    }
+
+    #[test]
+    fn clusters_sit_on_cache_lines_and_the_size_holds() {
+        for bytes in [MIN_BYTES, 1 << 20, 3 << 20, 40_000_000] {
+            let mut tt = TranspositionTable::new(bytes);
+            let size = tt.size_bytes();
+            for key in [0, 1, u64::MAX, 0x9E37_79B9_7F4A_7C15] {
+                let at = tt.cluster_start(key);
+                assert_eq!(tt.words[at..].as_ptr() as usize % 64, 0, "{bytes} bytes");
+                assert!(at + CLUSTER_WORDS <= tt.words.len());
+            }
+            // Clearing keeps the size (the padding is not counted as entries).
+            tt.clear();
+            assert_eq!(tt.size_bytes(), size);
+        }
     }
 }
