@@ -191,6 +191,8 @@ fn stone_like(line: &str) -> bool {
 
 /// The game of a `.psq` file.
 pub fn parse_psq(text: &str) -> Result<Record> {
+    // Lines end in LF, CR LF or a lone CR (as the protocol's lines may).
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut lines = text.lines();
     let header = lines.next().context("empty file")?;
     // "Piskvorky 15x15, 11:11, 0": the size is the token WxH.
@@ -211,15 +213,15 @@ pub fn parse_psq(text: &str) -> Result<Record> {
         };
         let Some((x, y)) = parsed else {
             // The players' names follow the stones; a line that starts as a stone and
-            // is not one, or a stone after a blank line, would end the game there
+            // is not one, or a stone after any other line, would end the game there
             // without a word.
             ensure!(!stone_like(line), "bad stone line {line:?}");
-            if line.trim().is_empty() {
-                let rest: Vec<&str> = lines.clone().collect();
-                ensure!(
-                    !rest.iter().any(|l| stone_like(l)),
-                    "a blank line among the stones"
-                );
+            let rest: Vec<&str> = lines.clone().collect();
+            if rest.iter().any(|l| stone_like(l)) {
+                if line.trim().is_empty() {
+                    bail!("a blank line among the stones");
+                }
+                bail!("a line that is not a stone among the stones: {line:?}");
             }
             names.push(line.trim().to_string());
             break;
@@ -332,6 +334,10 @@ mod tests {
         assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0\n\n4,9,0\n").is_err());
         let g = parse_psq("Piskvorky 15x15, 11:11, 0\n4,8,0\n\n").unwrap();
         assert_eq!(g.moves.len(), 1);
+        assert!(parse_psq("Piskvorky 15x15, 11:11, 0\n8,8,0\n#9,9,0\n10,10,0\nA\nB\n0\n").is_err());
+        // A lone CR ends a line too.
+        let g = parse_psq("Piskvorky 15x15, 11:11, 0\r8,8,0\r9,9,0\rA\rB\r0\r").unwrap();
+        assert_eq!(g.moves.len(), 2);
         assert!(parse_psq("2,13,0\n3,13,0\n")
             .unwrap_err()
             .to_string()

@@ -134,6 +134,11 @@ pub fn run(stream: TcpStream, early: Vec<u8>, engine: Vec<String>, keepalive: Ke
             }
             Err(_) => break,
         }
+        // The page hears its answer before the poll, which may wait seconds for a
+        // starting engine.
+        if !send(&mut ws, &mut out) {
+            break;
+        }
         out.extend(session.poll());
     }
     // Dropping the session ends the engine (END, a grace period, then kill).

@@ -58,14 +58,19 @@ impl Game {
     /// A human's move: refused with the reason when it is not legal; a five ends the
     /// game.
     pub fn play_human(&mut self, x: i64, y: i64) -> Result<(), String> {
-        if let Some(v) = &self.result {
-            return Err(format!("the game is over: {}", verdict_text(v)));
-        }
-        if let Some(why) = self.referee.refusal(x, y) {
+        if let Some(why) = self.human_refusal(x, y) {
             return Err(why);
         }
         self.play(x, y);
         Ok(())
+    }
+
+    /// Why a human's move would be refused, if it would.
+    pub fn human_refusal(&mut self, x: i64, y: i64) -> Option<String> {
+        if let Some(v) = &self.result {
+            return Some(format!("the game is over: {}", verdict_text(v)));
+        }
+        self.referee.refusal(x, y)
     }
 
     /// An engine's move: refereed as in a match, so a wrong move loses.
@@ -124,6 +129,10 @@ impl Game {
             }
             _ => false,
         }
+    }
+
+    pub fn can_redo(&self) -> bool {
+        self.result.is_none() && !self.redo.is_empty()
     }
 
     pub fn can_undo(&self) -> bool {

@@ -89,9 +89,17 @@ impl Session {
                 self.game = Game::new(size, rule, self.game.players, self.game.time_ms);
                 self.auto = true;
             }
+            // A request that will be refused changes nothing: it is checked before the
+            // engine's search is stopped.
             Request::Play { x, y } => {
-                if thinking_move {
+                let engine_owes_a_move = self.auto
+                    && self.game.players[self.game.to_move().idx()] == Player::Engine
+                    && !self.game.is_over();
+                if thinking_move || engine_owes_a_move {
                     return vec![messages::error("wait for the engine's move (or stop it)")];
+                }
+                if let Some(why) = self.game.human_refusal(x, y) {
+                    return vec![messages::error(&why)];
                 }
                 self.cancel();
                 if let Err(why) = self.game.play_human(x, y) {
@@ -100,10 +108,11 @@ impl Session {
                 self.auto = true;
             }
             Request::Undo => {
-                self.cancel();
-                if !self.game.undo() {
+                if !self.game.can_undo() {
                     return vec![messages::error("nothing to take back")];
                 }
+                self.cancel();
+                self.game.undo();
                 // Against an engine, back to the human's turn.
                 let players = self.game.players;
                 if players.contains(&Player::Human) {
@@ -114,10 +123,11 @@ impl Session {
                 }
             }
             Request::Redo => {
-                self.cancel();
-                if !self.game.redo() {
+                if !self.game.can_redo() {
                     return vec![messages::error("nothing to replay")];
                 }
+                self.cancel();
+                self.game.redo();
             }
             Request::Swap => {
                 self.cancel();
@@ -133,6 +143,9 @@ impl Session {
             Request::Go => {
                 if thinking_move {
                     return vec![messages::error("the engine is already thinking")];
+                }
+                if self.game.is_over() {
+                    return vec![messages::error("the game is over")];
                 }
                 self.cancel();
                 self.auto = true;
@@ -157,6 +170,8 @@ impl Session {
                     }
                     self.engine.stop();
                 }
+                // A request waiting for the engine to be free is only dropped.
+                _ if self.queued.is_some() => self.queued = None,
                 _ => return vec![messages::error("the engine is not thinking")],
             },
             Request::Load {
@@ -226,10 +241,12 @@ impl Session {
             }
             self.engine.end();
             if !job.refused {
-                out.push(messages::engine(
-                    "timeout",
-                    "the engine did not answer in time and was ended",
-                ));
+                let text = if job.discard {
+                    "the engine did not stop when asked and was ended"
+                } else {
+                    "the engine did not answer in time and was ended"
+                };
+                out.push(messages::engine("timeout", text));
             }
             out.push(self.state());
         }
@@ -421,6 +438,24 @@ mod tests {
         assert_eq!(s.request(Request::Stop)[0]["thinking"], "move");
         assert_eq!(moves_after(&mut s, 2, 10), [(7, 7), (8, 8)]);
         assert!(!s.game.is_over());
+    }
+
+    /// Requests that are refused (nothing to replay, an occupied point) leave the
+    /// engine's search running: it answers in its time and does not lose on time.
+    #[test]
+    fn a_refused_request_keeps_the_search() {
+        let mut s = slow(&["2", "-", "8,8"]);
+        s.request(Request::Time { ms: 5000 });
+        let asked = Instant::now();
+        s.request(Request::Play { x: 7, y: 7 });
+        s.poll();
+        assert_eq!(s.request(Request::Redo)[0]["type"], "error");
+        assert_eq!(s.request(Request::Play { x: 7, y: 7 })[0]["type"], "error");
+        assert_eq!(moves_after(&mut s, 2, 10), [(7, 7), (8, 8)]);
+        assert!(!s.game.is_over());
+        // The first search's answer (2 s), not a search started again after it.
+        let took = asked.elapsed();
+        assert!(took < Duration::from_millis(2900), "{took:?}");
     }
 
     /// A take-back during the engine's search and a new move: the old search, which
