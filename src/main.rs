@@ -48,7 +48,7 @@ enum Command {
     Bench {
         /// Search depth
         #[arg(default_value_t = ferrum::bench::DEFAULT_DEPTH,
-            value_parser = clap::value_parser!(i32).range(1..=ferrum::search::MAX_DEPTH as i64))]
+            value_parser = ferrum::tools::args::depth())]
         depth: i32,
     },
     /// Solve the puzzles of a JSONL file, one JSON answer per line

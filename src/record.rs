@@ -216,8 +216,7 @@ pub fn parse_psq(text: &str) -> Result<Record> {
             // is not one, or a stone after any other line, would end the game there
             // without a word.
             ensure!(!stone_like(line), "bad stone line {line:?}");
-            let rest: Vec<&str> = lines.clone().collect();
-            if rest.iter().any(|l| stone_like(l)) {
+            if lines.clone().any(stone_like) {
                 if line.trim().is_empty() {
                     bail!("a blank line among the stones");
                 }

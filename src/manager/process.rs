@@ -138,8 +138,7 @@ impl Process {
     /// (an engine behind a wrapper script is one of those), summed (Linux: `VmHWM` in
     /// /proc; None elsewhere or once the process is gone).
     pub fn peak_memory(&self) -> Option<u64> {
-        let own = peak_of(self.child.id())?;
-        let mut total = own;
+        let mut total = peak_of(self.child.id())?;
         let mut stack = children_of(self.child.id());
         // A process tree is finite, but its pids could be reused while it is walked.
         let mut seen = 0;
@@ -212,8 +211,6 @@ pub fn parse_about_name(line: &str) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-/// Reader thread body: splits stdout into lines (CR, LF or CR LF), cuts very long lines,
-/// and stops at EOF, at a read error or when the receiver is gone.
 /// A process's peak resident memory (`VmHWM`), in bytes.
 fn peak_of(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -238,6 +235,8 @@ fn children_of(pid: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Reader thread body: splits stdout into lines (CR, LF or CR LF), cuts very long lines,
+/// and stops at EOF, at a read error or when the receiver is gone.
 fn read_lines(stdout: impl Read, tx: SyncSender<(String, Instant)>) {
     let mut reader = BufReader::new(stdout);
     let mut line: Vec<u8> = Vec::new();

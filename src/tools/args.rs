@@ -3,6 +3,13 @@
 
 use std::str::FromStr;
 
+use crate::search::MAX_DEPTH;
+
+/// A search depth, 1 to the deepest iteration the search runs.
+pub fn depth() -> clap::builder::RangedI64ValueParser<i32> {
+    clap::value_parser!(i32).range(1..=MAX_DEPTH as i64)
+}
+
 /// A count of at least one.
 pub fn at_least_one<T: FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
     s.trim()

@@ -36,7 +36,7 @@
 //! after a marker line each, the whole of `combo_weights.rs` and of `mask_weights.rs`
 //! (`scripts/apply_tune.py` writes a saved report into the tree).
 
-use super::args::share;
+use super::args::{depth, share};
 use crate::board::{Board, Color, Pattern, Pos, Rule, Threat};
 use crate::engine::Engine;
 use crate::eval::combo::{combo_id, COMBOS, COMBO_PATTERNS};
@@ -49,7 +49,7 @@ use crate::eval::{count_bucket, group_counts};
 use crate::record::{self, Outcome, Record};
 use crate::search::movegen::{forced_moves, quick_win};
 use crate::search::score::is_mate;
-use crate::search::{Limits, MAX_DEPTH};
+use crate::search::Limits;
 use crate::tools::parallel;
 use crate::tools::progress::Progress;
 use anyhow::{anyhow, bail, ensure, Context, Result};
@@ -95,7 +95,7 @@ pub struct Options {
     #[arg(
         long,
         value_name = "D",
-        value_parser = clap::value_parser!(i32).range(1..=MAX_DEPTH as i64),
+        value_parser = depth(),
         conflicts_with = "positions"
     )]
     pub search_depth: Option<i32>,
